@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+export const ROOT_AGENT_ID = "root";
+
+export const Agent = z.object({
+  id: z.string(),
+  roleId: z.string(),
+  name: z.string(),
+  status: z.enum(["active", "terminated"]),
+  department: z.string().nullable(),
+  level: z.number().int().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  terminatedAt: z.string().optional(),
+  tokenVersion: z.number().int().min(1),
+});
+export type Agent = z.infer<typeof Agent>;
+
+export const AgentInput = z.strictObject({
+  roleId: z.string().min(1).max(100),
+  name: z.string().trim().min(1).max(100).optional(),
+  department: z.string().trim().min(1).max(100).optional(),
+  level: z.number().int().min(0).max(1000).optional(),
+});
+
+export type PublicAgent = Omit<Agent, "tokenVersion">;
+
+export const publicAgent = ({ tokenVersion: _tokenVersion, ...agent }: Agent): PublicAgent => agent;

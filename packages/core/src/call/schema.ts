@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+export const ToolResult = z.object({
+  content: z.string(),
+  type: z.enum(["text", "json", "error"]).default("text"),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type ToolResult = z.infer<typeof ToolResult>;
+
+export const CallStatus = z.enum([
+  "awaiting_confirmation",
+  "authorized",
+  "running",
+  "completed",
+  "error",
+  "timed_out",
+  "denied",
+  "expired",
+  "refused",
+]);
+export type CallStatus = z.infer<typeof CallStatus>;
+
+export const CallRequest = z.strictObject({
+  tool: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const CallRecord = z.object({
+  callId: z.string(),
+  agentId: z.string(),
+  roleId: z.string(),
+  tool: z.string(),
+  group: z.string().nullable(),
+  status: CallStatus,
+  arguments: z.unknown(),
+  argumentsTruncated: z.boolean().optional(),
+  result: z
+    .object({
+      content: z.string(),
+      type: z.enum(["text", "json", "error"]),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+      truncated: z.boolean().optional(),
+    })
+    .optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  startedAt: z.string(),
+  deadline: z.string().optional(),
+  finishedAt: z.string().optional(),
+  durationMs: z.number().optional(),
+});
+export type CallRecord = z.infer<typeof CallRecord>;

@@ -1,0 +1,62 @@
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { WriteConflictError } from "../error";
+import { Agent } from "../agent/schema";
+import type { Db } from "./client";
+import { conditional } from "./errors";
+import { Keys } from "./keys";
+
+export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.agent(id), ConsistentRead: true }));
+  return Item ? Agent.parse(Item.agent) : undefined;
+}
+
+/** Inserts an agent unless one with its id exists; returns false in that case. */
+export async function insertAgent(db: Db, agent: Agent): Promise<boolean> {
+  try {
+    await conditional(() =>
+      db.doc.send(
+        new PutCommand({
+          TableName: db.table,
+          Item: { ...Keys.agent(agent.id), agent },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof WriteConflictError) return false;
+    throw error;
+  }
+}
+
+/** Applies a change to an active agent; returns undefined when it is missing or already terminated. */
+async function updateActive(db: Db, id: string, set: string, values: Record<string, unknown>): Promise<Agent | undefined> {
+  try {
+    const { Attributes } = await conditional(() =>
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: Keys.agent(id),
+          UpdateExpression: set,
+          ConditionExpression: "attribute_exists(pk) AND #agent.#status = :active",
+          ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+          ExpressionAttributeValues: { ":active": "active", ...values },
+          ReturnValues: "ALL_NEW",
+        }),
+      ),
+    );
+    return Agent.parse(Attributes?.agent);
+  } catch (error) {
+    if (error instanceof WriteConflictError) return undefined;
+    throw error;
+  }
+}
+
+export const terminateAgent = (db: Db, id: string, now: string) =>
+  updateActive(db, id, "SET #agent.#status = :terminated, #agent.terminatedAt = :now", {
+    ":terminated": "terminated",
+    ":now": now,
+  });
+
+export const rotateAgentToken = (db: Db, id: string) =>
+  updateActive(db, id, "SET #agent.tokenVersion = #agent.tokenVersion + :one", { ":one": 1 });

@@ -1,0 +1,47 @@
+export const CATALOG_PK = "CATALOG";
+export const CATALOG_VERSION_SK = "VERSION";
+export const GROUP_SK_PREFIX = "GROUP#";
+
+export const Keys = {
+  catalogVersion: () => ({ pk: CATALOG_PK, sk: CATALOG_VERSION_SK }),
+  group: (id: string) => ({ pk: CATALOG_PK, sk: `${GROUP_SK_PREFIX}${id}` }),
+  module: (name: string) => ({ pk: `MODULE#${name}`, sk: "MODULE" }),
+  event: (id: string) => ({ pk: `EVENT#${id}`, sk: "EVENT" }),
+  role: (id: string) => ({ pk: `ROLE#${id}`, sk: "ROLE" }),
+  roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),
+  agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
+  call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
+};
+
+export const Index = {
+  modules: { gsi1pk: "MODULES" },
+  roles: { gsi1pk: "ROLES" },
+};
+
+const EXPIRY_SHARDS = 4;
+export const EXPIRES_PREFIX = "EXPIRES#";
+export const RUNNING_PREFIX = "RUNNING#";
+
+export const shardsOf = (prefix: string) =>
+  Array.from({ length: EXPIRY_SHARDS }, (_, shard) => `${prefix}${shard}`);
+
+function shardFor(key: string) {
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) >>> 0;
+  return hash % EXPIRY_SHARDS;
+}
+
+const sortableEpoch = (epochSeconds: number) => String(Math.floor(epochSeconds)).padStart(12, "0");
+
+/** Sparse index entries that let cleanup find expired items with a Query (DynamoDB Local never applies TTL). */
+export const expiryIndex = (pk: string, expiresAt: number) => ({
+  gsi1pk: `${EXPIRES_PREFIX}${shardFor(pk)}`,
+  gsi1sk: `${sortableEpoch(expiresAt)}#${pk}`,
+});
+
+export const runningIndex = (pk: string, deadline: number) => ({
+  gsi1pk: `${RUNNING_PREFIX}${shardFor(pk)}`,
+  gsi1sk: `${sortableEpoch(deadline)}#${pk}`,
+});
+
+export const indexUpTo = (epochSeconds: number) => `${sortableEpoch(epochSeconds)}#~`;

@@ -1,0 +1,158 @@
+import { expect, test } from "vitest";
+import { BUILTIN_GROUPS, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
+import { Ajv } from "ajv";
+import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
+import { ToolDefinition } from "../tool/definition";
+
+const EXPECTED_TOOLS: Record<string, string[]> = {
+  org_management: [
+    "find_role_by_name",
+    "create_role",
+    "spawn_agent",
+    "spawn_agent_with_task",
+    "terminate_agent",
+    "send_message",
+  ],
+  artifact: ["put_artifact", "get_artifact"],
+  workspace: ["read_file", "write_file", "list_files", "get_workspace_info"],
+  command: ["run_command", "run_javascript"],
+  network: ["http_request"],
+  context: ["compress_context", "get_context_status"],
+  console: ["console_print"],
+};
+
+const allTools = BUILTIN_GROUPS.flatMap((group) => group.tools);
+
+function toolNamed(name: string) {
+  const tool = allTools.find((t) => t.function.name === name);
+  if (!tool) throw new Error(`no built-in tool ${name}`);
+  return tool;
+}
+
+test("RESERVED_GROUP_IDS - lists the seven groups in order", () => {
+  expect([...RESERVED_GROUP_IDS]).toEqual(Object.keys(EXPECTED_TOOLS));
+});
+
+test("BUILTIN_GROUPS - holds exactly the seven groups with exactly their tools", () => {
+  const actual = Object.fromEntries(BUILTIN_GROUPS.map((g) => [g.id, g.tools.map((t) => t.function.name)]));
+  expect(actual).toEqual(EXPECTED_TOOLS);
+  expect(BUILTIN_GROUPS.map((g) => g.id)).toEqual([...RESERVED_GROUP_IDS]);
+});
+
+test("BUILTIN_GROUPS - every tool has a parameter schema and nothing else does", () => {
+  expect(allTools.map((t) => t.function.name).sort()).toEqual(Object.keys(BuiltinParameters).sort());
+});
+
+test("tool names - match the tool name pattern and are unique across groups", () => {
+  const names = allTools.map((t) => t.function.name);
+  for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+  expect(new Set(names).size).toBe(names.length);
+});
+
+test("tool definitions - use the OpenAI function format", () => {
+  for (const tool of allTools) {
+    expect(tool.type).toBe("function");
+    expect(Object.keys(tool).sort()).toEqual(["function", "type"]);
+    expect(Object.keys(tool.function).sort()).toEqual(["description", "name", "parameters"]);
+  }
+});
+
+test("tool definitions - pass the ToolDefinition schema", () => {
+  for (const tool of allTools) expect(ToolDefinition.safeParse(tool).success, tool.function.name).toBe(true);
+});
+
+test("parameters - compile under strict ajv and agree with the zod schemas", () => {
+  const ajv = new Ajv({ strict: true });
+  const samples: Array<[BuiltinToolName, unknown]> = [
+    ["http_request", { url: "https://example.com/a?b=1" }],
+    ["http_request", { url: "ftp://example.com" }],
+    ["http_request", { url: "https://example.com", method: "TRACE" }],
+    ["read_file", { path: "src/a.ts", offset: 1, limit: 50 }],
+    ["read_file", { path: "src/a.ts", extra: true }],
+    ["read_file", {}],
+    ["put_artifact", { content: "# notes", mimeType: "text/markdown; charset=utf-8" }],
+    ["put_artifact", { content: "x", mimeType: "markdown" }],
+    ["create_role", { name: "analyst", rolePrompt: "You analyse data.", toolGroups: ["workspace"] }],
+    ["create_role", { name: "analyst" }],
+    ["get_context_status", {}],
+    ["get_context_status", { verbose: true }],
+  ];
+  const validators = new Map(allTools.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
+  for (const [name, args] of samples) {
+    const expected = BuiltinParameters[name].safeParse(args).success;
+    expect(validators.get(name)?.(args), `${name} ${JSON.stringify(args)}`).toBe(expected);
+  }
+});
+
+test("parameters - are strict object schemas without $schema", () => {
+  for (const tool of allTools) {
+    const { parameters } = tool.function;
+    expect(parameters.type, tool.function.name).toBe("object");
+    expect(parameters.additionalProperties, tool.function.name).toBe(false);
+    expect(parameters, tool.function.name).not.toHaveProperty("$schema");
+  }
+});
+
+test("parameters - every property has a description", () => {
+  for (const tool of allTools) {
+    const properties = (tool.function.parameters.properties ?? {}) as Record<string, { description?: string }>;
+    for (const [key, property] of Object.entries(properties)) {
+      expect(property.description, `${tool.function.name}.${key}`).toEqual(expect.any(String));
+    }
+  }
+});
+
+test("read_file - requires path only", () => {
+  expect(toolNamed("read_file").function.parameters.required).toEqual(["path"]);
+});
+
+test("run_command - requires command only", () => {
+  expect(toolNamed("run_command").function.parameters.required).toEqual(["command"]);
+});
+
+test("http_request - requires url only and offers the HTTP methods", () => {
+  const { parameters } = toolNamed("http_request").function;
+  expect(parameters.required).toEqual(["url"]);
+  const properties = parameters.properties as Record<string, { enum?: string[] }>;
+  expect(properties.method?.enum).toEqual(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+});
+
+test("create_role - requires name and rolePrompt and tells the model to choose toolGroups", () => {
+  const { parameters, description } = toolNamed("create_role").function;
+  expect(parameters.required).toEqual(["name", "rolePrompt"]);
+  expect(parameters.properties).toHaveProperty("toolGroups");
+  expect(description).toContain("toolGroups");
+  expect(description).toMatch(/every group/);
+});
+
+test("get_workspace_info - takes no arguments", () => {
+  const { parameters } = toolNamed("get_workspace_info").function;
+  expect(parameters.properties).toEqual({});
+  expect(parameters.required).toBeUndefined();
+});
+
+test("descriptions - every tool and group has at least 40 characters", () => {
+  for (const tool of allTools) expect(tool.function.description.length, tool.function.name).toBeGreaterThanOrEqual(40);
+  for (const group of BUILTIN_GROUPS) expect(group.description.length, group.id).toBeGreaterThanOrEqual(40);
+});
+
+test("BUILTIN_GROUPS - is JSON-serialisable", () => {
+  expect(JSON.parse(JSON.stringify(BUILTIN_GROUPS))).toEqual(BUILTIN_GROUPS);
+});
+
+test("buildBuiltinGroups - gives the same output every time", () => {
+  expect(buildBuiltinGroups()).toEqual(buildBuiltinGroups());
+  expect(buildBuiltinGroups()).toEqual(BUILTIN_GROUPS);
+});
+
+test("BuiltinParameters - refuse unknown keys", () => {
+  expect(BuiltinParameters.read_file.safeParse({ path: "a.txt", extra: 1 }).success).toBe(false);
+  expect(BuiltinParameters.get_context_status.safeParse({ anything: true }).success).toBe(false);
+});
+
+test("BuiltinParameters - apply defaults and bound values", () => {
+  expect(BuiltinParameters.http_request.parse({ url: "https://example.com" }).method).toBe("GET");
+  expect(BuiltinParameters.http_request.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
+  expect(BuiltinParameters.run_command.safeParse({ command: "ls", timeoutMs: 0 }).success).toBe(false);
+  expect(BuiltinParameters.run_command.safeParse({ command: "ls", timeoutMs: 10_000_000 }).success).toBe(false);
+});

@@ -1,0 +1,72 @@
+import { WriteConflictError } from "../error";
+import type { Db } from "../dynamo/client";
+import { readCatalogVersion, readGroups, writeCatalog } from "../dynamo/catalog";
+import type { TransactItem } from "../dynamo/catalog";
+import { RESERVED_GROUP_IDS } from "./builtin";
+import { ToolGroupManager } from "./manager";
+
+const MAX_WRITE_ATTEMPTS = 8;
+
+export type CatalogChange<T> = { items: TransactItem[]; result: T } | { items: null; result: T };
+
+/**
+ * The per-process catalog cache. A warm read costs one GetItem of the version item;
+ * the groups are queried again only when another writer moved the version on.
+ */
+export class Catalog {
+  private cached: { version: number; manager: ToolGroupManager } | undefined;
+  private loading: Promise<{ version: number; manager: ToolGroupManager }> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  async current(): Promise<ToolGroupManager> {
+    return (await this.snapshot()).manager;
+  }
+
+  async snapshot() {
+    return this.at(await readCatalogVersion(this.db));
+  }
+
+  /** The catalog as of a version the caller has just read (e.g. in a batch with other items). */
+  async at(version: number): Promise<{ version: number; manager: ToolGroupManager }> {
+    if (this.cached && this.cached.version >= version) return this.cached;
+    this.loading ??= this.load(version).finally(() => (this.loading = undefined));
+    const loaded = await this.loading;
+    return loaded.version >= version ? loaded : this.at(version);
+  }
+
+  /**
+   * Applies a change computed against a fresh catalog, retrying when another writer got there first.
+   * `decide` returns the transaction items to write (null to write nothing) and the result to hand back.
+   */
+  async change<T>(decide: (manager: ToolGroupManager, version: number) => CatalogChange<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const { version, manager } = await this.snapshot();
+      const decision = decide(manager, version);
+      if (decision.items === null) return decision.result;
+      try {
+        await writeCatalog(this.db, version, decision.items);
+        this.invalidate();
+        return decision.result;
+      } catch (error) {
+        if (!(error instanceof WriteConflictError) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+        if (error.reasons[0] === undefined && error.reasons.length > 0) throw error;
+        this.invalidate();
+      }
+    }
+  }
+
+  invalidate() {
+    this.cached = undefined;
+  }
+
+  private async load(atLeast: number) {
+    // Read the version before the groups: anything committed later carries a higher version and forces a reload.
+    const version = Math.max(atLeast, await readCatalogVersion(this.db));
+    const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
+    for (const group of await readGroups(this.db)) manager.registerGroup(group);
+    const loaded = { version, manager };
+    if (!this.cached || this.cached.version <= version) this.cached = loaded;
+    return loaded;
+  }
+}

@@ -1,0 +1,82 @@
+import { conflict, notFound } from "../error";
+import type { TransactItem } from "../dynamo/catalog";
+import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
+import type { Db } from "../dynamo/client";
+import { parseOr } from "../validation";
+import type { Catalog } from "./catalog";
+import { Group, GroupInput } from "./index";
+import type { GroupSource } from "./index";
+import type { ToolGroupManager } from "./manager";
+import { Name } from "../tool/definition";
+import { RESERVED_GROUP_IDS } from "./builtin";
+
+export type Registration = { source: GroupSource; module?: string; now: string };
+
+export type RegisterOutcome = { group: Group; replaced: boolean; warning?: "duplicate_group_id" };
+
+/** A group id from a request: well-formed and not one of the reserved built-in ids. */
+export function parseGroupId(id: unknown) {
+  const groupId = parseOr(Name, id, "invalid_group_def", "The group id");
+  if ((RESERVED_GROUP_IDS as readonly string[]).includes(groupId)) throw reserved(groupId);
+  return groupId;
+}
+
+const reserved = (id: string) =>
+  conflict("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
+
+export function parseGroupInput(input: unknown) {
+  return parseOr(GroupInput, input, "invalid_group_def", "The group definition");
+}
+
+/** Builds the stored group and checks it against the catalog; throws the domain error a refusal maps to. */
+export function planRegistration(
+  manager: ToolGroupManager,
+  id: string,
+  input: GroupInput,
+  registration: Registration,
+): RegisterOutcome {
+  const existing = manager.getGroup(id);
+  const group = Group.parse({
+    ...input,
+    id,
+    reserved: registration.source === "builtin",
+    source: registration.source,
+    ...(registration.module ? { module: registration.module } : {}),
+    registeredAt: existing?.registeredAt ?? registration.now,
+    updatedAt: registration.now,
+  });
+  const checked = manager.check(group);
+  if (!checked.ok && checked.error === "reserved_group_id")
+    throw reserved(id);
+  if (!checked.ok)
+    throw conflict(
+      "tool_name_conflict",
+      `The tool "${checked.toolName}" already belongs to the group "${checked.owner}"; a tool name can belong to only one group.`,
+      { toolName: checked.toolName, ownerGroup: checked.owner, groupId: id },
+    );
+  return { group, replaced: checked.replaced, ...(checked.warning ? { warning: checked.warning } : {}) };
+}
+
+export function registerGroup(
+  db: Db,
+  catalog: Catalog,
+  id: string,
+  input: GroupInput,
+  registration: Registration,
+  extraItems: TransactItem[] = [],
+): Promise<RegisterOutcome> {
+  return catalog.change((manager) => {
+    const outcome = planRegistration(manager, id, input, registration);
+    return { items: [putGroupItem(db, outcome.group), ...extraItems], result: outcome };
+  });
+}
+
+export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<Group> {
+  return catalog.change((manager) => {
+    const group = manager.getGroup(id);
+    if (manager.isReserved(id))
+      throw conflict("reserved_group_id", `"${id}" is a reserved built-in group and cannot be removed.`, { groupId: id });
+    if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+    return { items: [deleteGroupItem(db, id)], result: group };
+  });
+}

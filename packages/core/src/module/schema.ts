@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { Executor } from "../group/index";
+import { Name, ToolDefinition } from "../tool/definition";
+
+const Version = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const ModuleRef = z.object({ module: Name, version: Version });
+
+export const ModuleLoaded = z.strictObject({
+  module: Name,
+  version: Version,
+  toolGroupId: Name.optional(),
+  description: z.string(),
+  tools: z.array(ToolDefinition),
+  executor: Executor.optional(),
+});
+export type ModuleLoaded = z.infer<typeof ModuleLoaded>;
+
+export const ModuleUnloaded = z.strictObject({
+  module: Name,
+  version: Version,
+  toolGroupId: Name.optional(),
+});
+export type ModuleUnloaded = z.infer<typeof ModuleUnloaded>;
+
+export const ModuleState = z.object({
+  module: z.string(),
+  version: z.number().int(),
+  status: z.enum(["loaded", "unloaded", "rejected"]),
+  groupId: z.string(),
+  reason: z
+    .object({ error: z.string(), message: z.string() })
+    .catchall(z.unknown())
+    .optional(),
+  lastEventId: z.string().optional(),
+  updatedAt: z.string(),
+});
+export type ModuleState = z.infer<typeof ModuleState>;

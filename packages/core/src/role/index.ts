@@ -1,0 +1,149 @@
+import { badRequest, conflict, notFound, ToolgateError } from "../error";
+import type { Db } from "../dynamo/client";
+import { getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
+import type { Catalog } from "../group/catalog";
+import type { ToolGroupManager } from "../group/manager";
+import { createId } from "../id";
+import { parseOr } from "../validation";
+import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
+
+export { ROOT_ROLE_ID, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
+
+export type RoleView = Role & { effectiveToolGroups: string[] };
+
+/** The groups a role's agents see and may call: root is fixed, none named means all, unregistered ones drop out. */
+export function effectiveToolGroups(role: Pick<Role, "id" | "toolGroups">, manager: ToolGroupManager): string[] {
+  if (role.id === ROOT_ROLE_ID) return [...ROOT_TOOL_GROUPS];
+  if (usesAllGroups(role)) return manager.getAllGroupIds();
+  return (role.toolGroups ?? []).filter((groupId) => manager.getGroup(groupId) !== undefined);
+}
+
+export const view = (role: Role, manager: ToolGroupManager): RoleView => ({
+  ...role,
+  effectiveToolGroups: effectiveToolGroups(role, manager),
+});
+
+const roleNotFound = (what: string) => notFound("role_not_found", `There is no role ${what}.`);
+
+function checkGroupsExist(toolGroups: string[] | null | undefined, manager: ToolGroupManager) {
+  const unknown = (toolGroups ?? []).filter((groupId) => manager.getGroup(groupId) === undefined);
+  if (unknown.length)
+    throw badRequest(
+      "unknown_tool_group",
+      `These tool groups are not registered: ${unknown.join(", ")}. Use GET /groups to see the available ones.`,
+      { unknownToolGroups: unknown },
+    );
+}
+
+export async function create(db: Db, catalog: Catalog, input: unknown, createdBy: string, now: string): Promise<RoleView> {
+  const parsed = parseOr(RoleInput, input, "invalid_role", "The role");
+  const manager = await catalog.current();
+  checkGroupsExist(parsed.toolGroups, manager);
+  const role: Role = {
+    id: createId("rol"),
+    name: parsed.name,
+    rolePrompt: parsed.rolePrompt,
+    toolGroups: parsed.toolGroups ?? null,
+    createdBy,
+    createdAt: now,
+    updatedAt: now,
+    status: "active",
+    llmServiceId: parsed.llmServiceId ?? null,
+    version: 1,
+  };
+  await insertRole(db, role);
+  return view(role, manager);
+}
+
+export async function get(db: Db, id: string): Promise<Role> {
+  const role = await getRole(db, id);
+  if (!role) throw roleNotFound(`with id "${id}"`);
+  return role;
+}
+
+export async function getByName(db: Db, name: string): Promise<Role> {
+  const id = await getRoleIdByName(db, name);
+  const role = id === undefined ? undefined : await getRole(db, id);
+  if (!role) throw roleNotFound(`named "${name}"`);
+  return role;
+}
+
+export const list = (db: Db) => listRoles(db);
+
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const value = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  if (!/^\d+$/.test(value))
+    throw badRequest("invalid_if_match", `If-Match must be the role's version number (e.g. "3"); got ${JSON.stringify(header)}.`);
+  return Number(value);
+}
+
+const versionConflict = (expected: number, current: number) =>
+  new ToolgateError(
+    412,
+    "version_conflict",
+    `The role was changed by someone else (you had version ${expected}, it is now at version ${current}). Reload it and apply your change again.`,
+    { currentVersion: current },
+  );
+
+export type UpdateOutcome = { role: RoleView; notice?: "default_all_tool_groups" };
+
+export async function update(
+  db: Db,
+  catalog: Catalog,
+  id: string,
+  input: unknown,
+  ifMatch: number | undefined,
+  now: string,
+): Promise<UpdateOutcome> {
+  const patch = parseOr(RolePatch, input, "invalid_role", "The role update");
+  if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
+    throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
+  const expected = ifMatch ?? patch.version;
+  const manager = await catalog.current();
+  const previous = await get(db, id);
+  if (expected !== undefined && expected !== previous.version) throw versionConflict(expected, previous.version);
+  if (id === ROOT_ROLE_ID && patch.toolGroups !== undefined && !isRootGroups(patch.toolGroups))
+    throw conflict("root_role_fixed", `The root role's tool groups are fixed to ${ROOT_TOOL_GROUPS.join(", ")}.`);
+  if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
+  const next: Role = {
+    ...previous,
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.rolePrompt !== undefined ? { rolePrompt: patch.rolePrompt } : {}),
+    ...(patch.toolGroups !== undefined ? { toolGroups: patch.toolGroups } : {}),
+    ...(patch.llmServiceId !== undefined ? { llmServiceId: patch.llmServiceId } : {}),
+    updatedAt: now,
+    version: previous.version + 1,
+  };
+  if ((await replaceRole(db, previous, next)) === "stale") {
+    const current = await get(db, id);
+    throw versionConflict(expected ?? previous.version, current.version);
+  }
+  const cleared = patch.toolGroups !== undefined && usesAllGroups(next);
+  return { role: view(next, manager), ...(cleared ? { notice: "default_all_tool_groups" as const } : {}) };
+}
+
+const isRootGroups = (groups: string[] | null) =>
+  groups !== null && groups.length === ROOT_TOOL_GROUPS.length && groups.every((g, i) => g === ROOT_TOOL_GROUPS[i]);
+
+export async function ensureRoot(db: Db, now: string): Promise<void> {
+  if (await getRole(db, ROOT_ROLE_ID)) return;
+  const root: Role = {
+    id: ROOT_ROLE_ID,
+    name: "root",
+    rolePrompt:
+      "You are the root agent. You organise work: find or create roles (choosing each role's toolGroups deliberately) and spawn agents with tasks.",
+    toolGroups: [...ROOT_TOOL_GROUPS],
+    createdBy: "system",
+    createdAt: now,
+    updatedAt: now,
+    status: "active",
+    llmServiceId: null,
+    version: 1,
+  };
+  try {
+    await insertRole(db, root);
+  } catch (error) {
+    if (!(await getRole(db, ROOT_ROLE_ID))) throw error;
+  }
+}

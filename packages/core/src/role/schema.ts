@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { Name } from "../tool/definition";
+
+export const ROOT_ROLE_ID = "root";
+export const ROOT_TOOL_GROUPS = ["org_management"] as const;
+
+const RoleName = z.string().trim().min(1).max(100);
+const RolePrompt = z.string().max(20_000);
+const ToolGroups = z
+  .array(Name)
+  .max(200)
+  .nullable()
+  .transform((groups) => (groups === null ? null : [...new Set(groups)]));
+const LlmServiceId = z.string().min(1).max(200).nullable();
+
+export const Role = z.object({
+  id: z.string(),
+  name: z.string(),
+  rolePrompt: z.string(),
+  toolGroups: z.array(z.string()).nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: z.enum(["active"]),
+  llmServiceId: z.string().nullable(),
+  version: z.number().int().min(1),
+});
+export type Role = z.infer<typeof Role>;
+
+export const RoleInput = z.strictObject({
+  name: RoleName,
+  rolePrompt: RolePrompt.default(""),
+  toolGroups: ToolGroups.optional(),
+  llmServiceId: LlmServiceId.optional(),
+});
+export type RoleInput = z.input<typeof RoleInput>;
+
+export const RolePatch = z.strictObject({
+  name: RoleName.optional(),
+  rolePrompt: RolePrompt.optional(),
+  toolGroups: ToolGroups.optional(),
+  llmServiceId: LlmServiceId.optional(),
+  version: z.number().int().min(1).optional(),
+});
+export type RolePatch = z.input<typeof RolePatch>;
+
+export const usesAllGroups = (role: Pick<Role, "toolGroups">) => role.toolGroups === null || role.toolGroups.length === 0;

@@ -1,0 +1,54 @@
+import { Ajv } from "ajv";
+import { z } from "zod";
+
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const Name = z.string().regex(NAME_PATTERN, "must be 1-64 letters, digits, '_' or '-'");
+
+export const ToolPolicy = z.strictObject({
+  timeoutMs: z.number().int().min(1).max(900_000).optional(),
+  dangerous: z.boolean().optional(),
+  requireConfirmation: z.boolean().optional(),
+  rateLimit: z
+    .strictObject({
+      perMinute: z.number().int().min(1).optional(),
+      perHour: z.number().int().min(1).optional(),
+    })
+    .optional(),
+  allowedRoles: z.array(z.string().min(1)).optional(),
+  allowedDepartments: z.array(z.string().min(1)).optional(),
+  minLevel: z.number().int().min(0).optional(),
+  strict: z.boolean().optional(),
+  category: z.string().max(64).optional(),
+  tags: z.array(z.string().max(64)).max(32).optional(),
+});
+export type ToolPolicy = z.infer<typeof ToolPolicy>;
+
+const schemaChecker = new Ajv({ strict: false, validateSchema: true });
+
+export const JsonSchemaObject = z
+  .record(z.string(), z.unknown())
+  .refine((schema) => schema.type === "object", { message: 'parameters must be a JSON Schema with type "object"' })
+  .refine((schema) => schemaChecker.validateSchema(schema) === true, {
+    message: "parameters is not a valid JSON Schema",
+  });
+
+export const ToolDefinition = z.object({
+  type: z.literal("function"),
+  function: z.object({
+    name: Name,
+    description: z.string().min(1).max(4096),
+    parameters: JsonSchemaObject,
+  }),
+  "x-toolgate": ToolPolicy.optional(),
+});
+export type ToolDefinition = z.infer<typeof ToolDefinition>;
+
+export type AgentToolDefinition = Omit<ToolDefinition, "x-toolgate">;
+
+/** What an agent receives: the OpenAI function format with toolgate's policy removed. */
+export const forAgent = (definition: ToolDefinition): AgentToolDefinition => ({
+  type: "function",
+  function: definition.function,
+});
+
+export const toolName = (definition: ToolDefinition) => definition.function.name;

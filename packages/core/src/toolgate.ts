@@ -1,0 +1,79 @@
+import { Resource } from "sst";
+import { createDb } from "./dynamo/client";
+import type { Db, DbOptions } from "./dynamo/client";
+import { Catalog } from "./group/catalog";
+import { ensureBuiltins } from "./group/ensure-builtins";
+import * as Role from "./role/index";
+import * as Agent from "./agent/index";
+import { TokenSigner } from "./agent/token";
+
+export type Config = {
+  adminToken: string;
+  signingKey: string;
+  callRetentionDays: number;
+  defaultTimeoutMs: number;
+};
+
+export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey">;
+
+/** Everything a handler needs: the storage boundary, the cached catalog, token signing and settings. */
+export class Toolgate {
+  readonly db: Db;
+  readonly catalog: Catalog;
+  readonly tokens: TokenSigner;
+  readonly config: Config;
+  private starting: Promise<void> | undefined;
+
+  constructor(options: ToolgateOptions) {
+    if (options.adminToken.length < 16) throw new Error("The admin token must be at least 16 characters long.");
+    this.db = createDb(options);
+    this.catalog = new Catalog(this.db);
+    this.tokens = new TokenSigner(options.signingKey);
+    this.config = {
+      adminToken: options.adminToken,
+      signingKey: options.signingKey,
+      callRetentionDays: options.callRetentionDays ?? 30,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+    };
+  }
+
+  now() {
+    return new Date().toISOString();
+  }
+
+  /** Registers the built-in groups, the root role and the root agent, once per process (cold start). */
+  ready(): Promise<void> {
+    this.starting ??= this.start().catch((error) => {
+      this.starting = undefined;
+      throw error;
+    });
+    return this.starting;
+  }
+
+  private async start() {
+    const now = this.now();
+    await ensureBuiltins(this.db, this.catalog, now);
+    await Role.ensureRoot(this.db, now);
+    await Agent.ensureRoot(this.db, now);
+  }
+}
+
+const positiveNumber = (value: string | undefined, fallback: number) => {
+  const parsed = Number(value);
+  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+};
+
+let fromResource: Toolgate | undefined;
+
+/** The process-wide instance configured from SST's linked resources (set as SST_RESOURCE_* locally). */
+export function toolgate(): Toolgate {
+  fromResource ??= new Toolgate({
+    table: Resource.Table.name,
+    adminToken: Resource.AdminToken.value,
+    signingKey: Resource.SigningKey.value,
+    endpoint: process.env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
+    callRetentionDays: positiveNumber(process.env.TOOLGATE_CALL_RETENTION_DAYS, 30),
+    defaultTimeoutMs: positiveNumber(process.env.TOOLGATE_DEFAULT_TIMEOUT_MS, 30_000),
+  });
+  return fromResource;
+}

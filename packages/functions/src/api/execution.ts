@@ -1,0 +1,79 @@
+import { handle } from "hono/aws-lambda";
+import { z } from "zod";
+import { accessFor, visibleTools } from "@toolgate/core/access/index";
+import * as Agent from "@toolgate/core/agent/index";
+import * as Call from "@toolgate/core/call/index";
+import { toolgate } from "@toolgate/core/toolgate";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { parseOr } from "@toolgate/core/validation";
+import { createApp, readJson } from "../http/app";
+import { principalName, requireAdmin, requireAdminOrSelf, requireSelf } from "../http/auth";
+import type { Principal } from "../http/auth";
+
+const HistoryQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(Call.MAX_PAGE).default(20),
+  cursor: z.string().min(1).max(2048).optional(),
+});
+
+/** The agent named in the path: the caller itself, or loaded for the admin. */
+const agentFor = (toolgate: Toolgate, principal: Principal, id: string) =>
+  principal.kind === "agent" ? principal.agent : Agent.get(toolgate.db, id);
+
+export function executionApp(getToolgate: () => Toolgate) {
+  const app = createApp(getToolgate);
+
+  app.post("/agents", requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    const { agent, token } = await Agent.create(toolgate.db, toolgate.tokens, await readJson(c), principalName(c.get("principal")), toolgate.now());
+    return c.json({ agent: Agent.publicAgent(agent), token }, 201);
+  });
+
+  app.get("/agents/:id", requireAdminOrSelf, async (c) => {
+    const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    return c.json(Agent.publicAgent(agent));
+  });
+
+  app.delete("/agents/:id", requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(Agent.publicAgent(await Agent.terminate(toolgate.db, c.req.param("id"), toolgate.now())));
+  });
+
+  app.post("/agents/:id/token", requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    const { agent, token } = await Agent.reissueToken(toolgate.db, toolgate.tokens, c.req.param("id"));
+    return c.json({ agent: Agent.publicAgent(agent), token }, 201);
+  });
+
+  app.get("/agents/:id/tools", requireAdminOrSelf, async (c) => {
+    const toolgate = c.get("toolgate");
+    const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
+    const access = await accessFor(toolgate.db, toolgate.catalog, agent);
+    return c.json({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, tools: visibleTools(access) });
+  });
+
+  app.post("/agents/:id/calls", requireSelf, async (c) => {
+    const toolgate = c.get("toolgate");
+    const principal = c.get("principal") as Extract<Principal, { kind: "agent" }>;
+    const body = await readJson(c);
+    const access = await accessFor(toolgate.db, toolgate.catalog, principal.agent);
+    return c.json(await Call.call(toolgate.db, toolgate.config, access, body));
+  });
+
+  app.get("/agents/:id/calls", requireAdminOrSelf, async (c) => {
+    const toolgate = c.get("toolgate");
+    const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
+    const query = parseOr(HistoryQuery, c.req.query(), "invalid_query", "The query string");
+    return c.json(await Call.history(toolgate.db, agent.id, query.limit, query.cursor));
+  });
+
+  app.get("/agents/:id/calls/:callId", requireAdminOrSelf, async (c) => {
+    const toolgate = c.get("toolgate");
+    const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
+    return c.json(await Call.get(toolgate.db, agent.id, c.req.param("callId")));
+  });
+
+  return app;
+}
+
+export const app = executionApp(toolgate);
+export const handler = handle(app);

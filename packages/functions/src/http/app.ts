@@ -1,0 +1,49 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Context } from "hono";
+import { ToolgateError } from "@toolgate/core/error";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import type { Principal } from "./auth";
+
+export type Env = { Variables: { toolgate: Toolgate; principal: Principal } };
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const errorBody = (c: Context, error: ToolgateError) => c.json(error.toBody(), error.status);
+
+/** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
+export function createApp(getToolgate: () => Toolgate) {
+  const app = new Hono<Env>();
+  app.use(async (c, next) => {
+    const toolgate = getToolgate();
+    await toolgate.ready();
+    c.set("toolgate", toolgate);
+    await next();
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorBody(c, new ToolgateError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`)),
+    }),
+  );
+  app.onError((error, c) => {
+    if (error instanceof ToolgateError) return errorBody(c, error);
+    console.error(JSON.stringify({ level: "error", method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack }));
+    return c.json({ error: "internal", message: "Something went wrong inside toolgate; the request was not completed." }, 500);
+  });
+  app.notFound((c) => c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404));
+  app.get("/health", (c) => c.json({ ok: true }));
+  return app;
+}
+
+/** The request body as JSON; malformed JSON is a 400, an absent body is `undefined` for the schema to judge. */
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ToolgateError(400, "invalid_json", "The request body is not valid JSON.");
+  }
+}

@@ -1,0 +1,161 @@
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { afterEach, expect, test } from "vitest";
+import { type DynamoLocal, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
+
+const JAVA_TEST_TIMEOUT_MS = 60_000;
+const started: DynamoLocal[] = [];
+const tempDirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((dynamo) => dynamo.stop()));
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function start(dataDir?: string) {
+  const dynamo = await startDynamoLocal({ dataDir });
+  started.push(dynamo);
+  return dynamo;
+}
+
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), "toolgate-dynamo-local-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function clientFor(dynamo: DynamoLocal) {
+  return new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+}
+
+const table = "toolgate-test";
+const createTable = new CreateTableCommand({
+  TableName: table,
+  AttributeDefinitions: [
+    { AttributeName: "pk", AttributeType: "S" },
+    { AttributeName: "sk", AttributeType: "S" },
+  ],
+  KeySchema: [
+    { AttributeName: "pk", KeyType: "HASH" },
+    { AttributeName: "sk", KeyType: "RANGE" },
+  ],
+  BillingMode: "PAY_PER_REQUEST",
+});
+const item = { pk: { S: "group#chrome" }, sk: { S: "group" }, description: { S: "Drives a browser" } };
+const getItem = new GetItemCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true });
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test(
+  "startDynamoLocal - runs in memory and serves CreateTable, PutItem and GetItem",
+  async () => {
+    const dynamo = await start();
+    const client = clientFor(dynamo);
+
+    await client.send(createTable);
+    await client.send(new PutItemCommand({ TableName: table, Item: item }));
+    const { Item } = await client.send(getItem);
+    client.destroy();
+
+    expect(dynamo.endpoint).toBe(`http://127.0.0.1:${dynamo.port}`);
+    expect(Item).toEqual(item);
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - stop ends the java process and can be called again",
+  async () => {
+    const dynamo = await start();
+    expect(isRunning(dynamo.pid)).toBe(true);
+
+    await dynamo.stop();
+    await dynamo.stop();
+
+    expect(() => process.kill(dynamo.pid, 0)).toThrow();
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - keeps data written to dataDir across a restart",
+  async () => {
+    const dataDir = join(await tempDir(), "nested", "db");
+
+    const first = await start(dataDir);
+    const writer = clientFor(first);
+    await writer.send(createTable);
+    await writer.send(new PutItemCommand({ TableName: table, Item: item }));
+    writer.destroy();
+    await first.stop();
+
+    const second = await start(dataDir);
+    const reader = clientFor(second);
+    const { Item } = await reader.send(getItem);
+    reader.destroy();
+
+    expect(Item).toEqual(item);
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test("startDynamoLocal - refuses a Java older than 17 with JavaRequiredError", async () => {
+  const fakeJava = join(await tempDir(), "java");
+  await writeFile(fakeJava, `#!/bin/sh\necho 'openjdk version "11.0.2" 2019-01-15' >&2\n`);
+  await chmod(fakeJava, 0o755);
+
+  const failure = await startDynamoLocal({ javaCommand: fakeJava }).catch((error: unknown) => error);
+
+  expect(failure).toBeInstanceOf(JavaRequiredError);
+  const { message } = failure as JavaRequiredError;
+  expect(message).toContain("Java 17 or newer");
+  expect(message).toContain("Java 11");
+  expect(message).toContain('openjdk version "11.0.2"');
+  expect(message).toContain("apt-get install -y openjdk-17-jre-headless");
+  expect(message).toContain("brew install openjdk@17");
+});
+
+test("startDynamoLocal - refuses a missing java command with JavaRequiredError", async () => {
+  const missing = join(await tempDir(), "no-such-java");
+
+  const failure = await startDynamoLocal({ javaCommand: missing }).catch((error: unknown) => error);
+
+  expect(failure).toBeInstanceOf(JavaRequiredError);
+  expect((failure as Error).message).toContain("no `" + missing + "` command was found");
+});
+
+test("startDynamoLocal - reports the last output when DynamoDB Local exits during start-up", async () => {
+  const binDir = await tempDir();
+  await writeFile(
+    join(binDir, "java"),
+    `#!/bin/sh\nif [ "$1" = "-version" ]; then echo 'openjdk version "17.0.2"' >&2; exit 0; fi\necho 'Could not bind the port' >&2\nexit 3\n`,
+  );
+  await chmod(join(binDir, "java"), 0o755);
+  const path = process.env.PATH;
+  process.env.PATH = `${binDir}:${path}`;
+
+  const failure = await startDynamoLocal({}).catch((error: unknown) => error).finally(() => (process.env.PATH = path));
+
+  expect(failure).toBeInstanceOf(DynamoLocalStartError);
+  expect((failure as Error).message).toContain("it exited with code 3");
+  expect((failure as Error).message).toContain("Could not bind the port");
+});
+
+test.each([
+  ['openjdk version "17.0.15" 2025-04-15', 17],
+  ['java version "1.8.0_292"', 8],
+  ['openjdk version "21" 2023-09-19', 21],
+  ['openjdk version "22-ea" 2024-03-19', 22],
+  ["something else entirely", undefined],
+])("javaMajorVersion - reads %s as %s", (output, major) => {
+  expect(javaMajorVersion(output)).toBe(major);
+});

@@ -1,0 +1,284 @@
+import type { AddressInfo } from "node:net";
+import { EventBridgeClient, ListRulesCommand, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { serve } from "@hono/node-server";
+import { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "@toolgate/core/module/events";
+import { afterEach, describe, expect, test } from "vitest";
+import { type EventBridgeEnvelope, type EventPattern, type EventRule, eventBridgeApp, matchesPattern } from "./eventbridge";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function startBus(rules: EventRule[], retry = { attempts: 3, baseDelayMs: 5 }) {
+  const logs: string[] = [];
+  const bus = eventBridgeApp({ rules, region: "us-east-1", accountId: "123456789012", log: (line) => logs.push(line), retry });
+  const server = serve({ fetch: bus.app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eventbridge`;
+  const client = new EventBridgeClient({
+    region: "us-east-1",
+    endpoint: url,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  closers.push(async () => {
+    client.destroy();
+    await bus.drain();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return { client, url, logs, drain: bus.drain };
+}
+
+function recorder(name: string, pattern: EventPattern) {
+  const received: EventBridgeEnvelope[] = [];
+  const rule: EventRule = { name, pattern, deliver: async (event) => void received.push(event) };
+  return { rule, received };
+}
+
+const loaded = {
+  module: "chrome",
+  version: 3,
+  description: "Drives a browser",
+  tools: [{ type: "function", function: { name: "open_page", description: "Opens a page", parameters: { type: "object" } } }],
+};
+
+describe("eventBridgeApp", () => {
+  test("eventBridgeApp - delivers a matching module.loaded event as an EventBridge envelope", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain } = await startBus([modules.rule]);
+
+    const result = await client.send(
+      new PutEventsCommand({
+        Entries: [{ Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: JSON.stringify(loaded), Resources: ["arn:x"] }],
+      }),
+    );
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(0);
+    const eventId = result.Entries?.[0]?.EventId;
+    expect(eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(modules.received).toEqual([
+      {
+        version: "0",
+        id: eventId,
+        "detail-type": "module.loaded",
+        source: "toolgate.modules",
+        account: "123456789012",
+        time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+        region: "us-east-1",
+        resources: ["arn:x"],
+        detail: loaded,
+      },
+    ]);
+  });
+
+  test("eventBridgeApp - uses the entry's Time for the envelope", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain } = await startBus([modules.rule]);
+
+    await client.send(
+      new PutEventsCommand({
+        Entries: [{ Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Unloaded, Detail: "{}", Time: new Date("2024-05-06T07:08:09Z") }],
+      }),
+    );
+    await drain();
+
+    expect(modules.received[0]?.time).toBe("2024-05-06T07:08:09Z");
+  });
+
+  test("eventBridgeApp - accepts an event no rule matches without delivering it", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain } = await startBus([modules.rule]);
+
+    const result = await client.send(
+      new PutEventsCommand({ Entries: [{ Source: "someone.else", DetailType: ModuleEventType.Loaded, Detail: JSON.stringify(loaded) }] }),
+    );
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(0);
+    expect(result.Entries?.[0]?.EventId).toBeTruthy();
+    expect(modules.received).toEqual([]);
+  });
+
+  test("eventBridgeApp - fails a malformed entry on its own and delivers the good one in the same batch", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain } = await startBus([modules.rule]);
+
+    const result = await client.send(
+      new PutEventsCommand({
+        Entries: [
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "not json" },
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: JSON.stringify(loaded) },
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "[1, 2]" },
+          { DetailType: ModuleEventType.Loaded, Detail: "{}" },
+        ],
+      }),
+    );
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(3);
+    expect(result.Entries).toEqual([
+      { ErrorCode: "MalformedDetail", ErrorMessage: "Detail is malformed." },
+      { EventId: expect.any(String) },
+      { ErrorCode: "MalformedDetail", ErrorMessage: "Detail is malformed." },
+      { ErrorCode: "InvalidArgument", ErrorMessage: expect.stringContaining("Source") },
+    ]);
+    expect(modules.received.map((event) => event.id)).toEqual([result.Entries?.[1]?.EventId]);
+  });
+
+  test("eventBridgeApp - the SDK throws ValidationException for more than 10 entries or none", async () => {
+    const { client } = await startBus([]);
+    const entry = { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "{}" };
+
+    await expect(client.send(new PutEventsCommand({ Entries: Array.from({ length: 11 }, () => entry) }))).rejects.toMatchObject({
+      name: "ValidationException",
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(client.send(new PutEventsCommand({ Entries: [] }))).rejects.toMatchObject({ name: "ValidationException" });
+  });
+
+  test("eventBridgeApp - the SDK throws ValidationException when the entries exceed 256 KB", async () => {
+    const { client } = await startBus([]);
+    const big = JSON.stringify({ padding: "x".repeat(256 * 1024) });
+
+    await expect(
+      client.send(new PutEventsCommand({ Entries: [{ Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: big }] })),
+    ).rejects.toMatchObject({ name: "ValidationException", message: expect.stringContaining("over the limit") });
+  });
+
+  test("eventBridgeApp - the SDK throws UnknownOperationException for operations other than PutEvents", async () => {
+    const { client } = await startBus([]);
+
+    await expect(client.send(new ListRulesCommand({}))).rejects.toMatchObject({ name: "UnknownOperationException" });
+  });
+
+  test("eventBridgeApp - answers a malformed body with SerializationException in the AWS JSON error shape", async () => {
+    const { url } = await startBus([]);
+
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1" },
+      body: "{ not json",
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toBe("application/x-amz-json-1.1");
+    expect(response.headers.get("x-amzn-errortype")).toBe("SerializationException");
+    expect(await response.json()).toEqual({ __type: "SerializationException", message: expect.any(String) });
+  });
+
+  test("eventBridgeApp - accepts the path with and without a trailing slash", async () => {
+    const { url } = await startBus([]);
+    const body = JSON.stringify({ Entries: [{ Source: "a", DetailType: "b", Detail: "{}" }] });
+    const headers = { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1" };
+
+    for (const path of [url, `${url}/`]) {
+      const response = await fetch(path, { method: "POST", headers, body });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ FailedEntryCount: 0, Entries: [{ EventId: expect.any(String) }] });
+    }
+  });
+
+  test("eventBridgeApp - retries a failing delivery until it succeeds", async () => {
+    let calls = 0;
+    const flaky: EventRule = {
+      name: "flaky",
+      pattern: MODULE_EVENTS_PATTERN,
+      deliver: async () => {
+        calls++;
+        if (calls < 3) throw new Error("table busy");
+      },
+    };
+    const { client, drain, logs } = await startBus([flaky]);
+
+    await client.send(new PutEventsCommand({ Entries: [{ Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "{}" }] }));
+    await drain();
+
+    expect(calls).toBe(3);
+    expect(logs).toEqual([]);
+  });
+
+  test("eventBridgeApp - gives up after the last attempt and logs the rule and event id", async () => {
+    let calls = 0;
+    const broken: EventRule = {
+      name: "module-handler",
+      pattern: MODULE_EVENTS_PATTERN,
+      deliver: async () => {
+        calls++;
+        throw new Error("handler exploded");
+      },
+    };
+    const { client, drain, logs } = await startBus([broken], { attempts: 4, baseDelayMs: 1 });
+
+    const result = await client.send(
+      new PutEventsCommand({ Entries: [{ Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "{}" }] }),
+    );
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(0);
+    expect(calls).toBe(4);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toContain("module-handler");
+    expect(logs[0]).toContain(result.Entries?.[0]?.EventId);
+    expect(logs[0]).toContain("handler exploded");
+  });
+
+  test("eventBridgeApp - delivers to each matching rule by its detail pattern", async () => {
+    const chrome = recorder("chrome", { source: [MODULE_EVENT_SOURCE], detail: { module: ["chrome"] } });
+    const newer = recorder("newer", { detail: { version: [3, 4] } });
+    const { client, drain } = await startBus([chrome.rule, newer.rule]);
+
+    const detail = (module: string, version: number) => JSON.stringify({ ...loaded, module, version });
+    await client.send(
+      new PutEventsCommand({
+        Entries: [
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: detail("chrome", 3) },
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: detail("search", 1) },
+          { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: detail("search", 4) },
+        ],
+      }),
+    );
+    await drain();
+
+    expect(chrome.received.map((event) => [event.detail.module, event.detail.version])).toEqual([["chrome", 3]]);
+    expect(newer.received.map((event) => [event.detail.module, event.detail.version])).toEqual([
+      ["chrome", 3],
+      ["search", 4],
+    ]);
+  });
+});
+
+describe("matchesPattern", () => {
+  const event = (detail: Record<string, unknown>, source = "toolgate.modules", detailType = "module.loaded"): EventBridgeEnvelope => ({
+    version: "0",
+    id: "1",
+    "detail-type": detailType,
+    source,
+    account: "0",
+    time: "2024-01-01T00:00:00Z",
+    region: "us-east-1",
+    resources: [],
+    detail,
+  });
+
+  test.each<[string, EventPattern, EventBridgeEnvelope, boolean]>([
+    ["empty pattern matches everything", {}, event({}), true],
+    ["source in list", { source: ["a", "toolgate.modules"] }, event({}), true],
+    ["source not in list", { source: ["a"] }, event({}), false],
+    ["detail-type not in list", { detailType: ["module.unloaded"] }, event({}), false],
+    ["nested exact value", { detail: { executor: { type: ["http"] } } }, event({ executor: { type: "http" } }), true],
+    ["nested value differs", { detail: { executor: { type: ["http"] } } }, event({ executor: { type: "native" } }), false],
+    ["nested object missing", { detail: { executor: { type: ["http"] } } }, event({}), false],
+    ["array field matches any element", { detail: { tags: ["b"] } }, event({ tags: ["a", "b"] }), true],
+    ["values are not coerced", { detail: { version: ["3"] } }, event({ version: 3 }), false],
+    ["prefix", { detail: { module: [{ prefix: "chr" }] } }, event({ module: "chrome" }), true],
+    ["exists true", { detail: { toolGroupId: [{ exists: true }] } }, event({ toolGroupId: "g" }), true],
+    ["exists false", { detail: { toolGroupId: [{ exists: false }] } }, event({}), true],
+    ["exists false, field present", { detail: { toolGroupId: [{ exists: false }] } }, event({ toolGroupId: "g" }), false],
+    ["anything-but value", { detail: { module: [{ "anything-but": "chrome" }] } }, event({ module: "search" }), true],
+    ["anything-but list", { detail: { module: [{ "anything-but": ["chrome", "search"] }] } }, event({ module: "search" }), false],
+    ["unknown matcher never matches", { detail: { module: [{ suffix: "me" }] } }, event({ module: "chrome" }), false],
+  ])("matchesPattern - %s", (_name, pattern, envelope, expected) => {
+    expect(matchesPattern(pattern, envelope)).toBe(expected);
+  });
+});

@@ -1,0 +1,127 @@
+import { resolve, join } from "node:path";
+import { serve } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
+import { ROUTES } from "@toolgate/functions/routes";
+import { startDynamoLocal } from "./dynamo-local";
+import type { DynamoLocal } from "./dynamo-local";
+import { eventBridgeApp } from "./eventbridge";
+import { ensureTable } from "./local-table";
+import { createRouter } from "./router";
+import { localSecret } from "./secrets";
+import type { LocalSecret } from "./secrets";
+
+export type LocalOptions = {
+  port: number;
+  host: string;
+  dataDir: string;
+  inMemory: boolean;
+  adminToken?: string;
+  signingKey?: string;
+  cleanupIntervalMs: number;
+  log: (line: string) => void;
+};
+
+export type LocalStack = {
+  url: string;
+  adminToken: LocalSecret;
+  dataDir: string | undefined;
+  stop(): Promise<void>;
+};
+
+const TABLE_NAME = "toolgate";
+
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptions {
+  const port = env.PORT === undefined ? 8787 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number; got "${env.PORT}".`);
+  return {
+    port,
+    host: env.HOST || "127.0.0.1",
+    dataDir: resolve(env.TOOLGATE_DATA_DIR || ".toolgate"),
+    inMemory: env.TOOLGATE_IN_MEMORY === "1" || env.TOOLGATE_IN_MEMORY === "true",
+    adminToken: env.TOOLGATE_ADMIN_TOKEN || undefined,
+    signingKey: env.TOOLGATE_SIGNING_KEY || undefined,
+    cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
+    log: (line) => console.log(line),
+  };
+}
+
+/** DynamoDB Local, the three API functions behind one server, the EventBridge endpoint and the cleanup timer. */
+export async function startLocal(options: LocalOptions): Promise<LocalStack> {
+  const dataDir = options.inMemory ? undefined : options.dataDir;
+  const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
+  const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
+  const dynamo: DynamoLocal = await startDynamoLocal({ dataDir: dataDir && join(dataDir, "dynamodb"), log: () => {} });
+  let server: ServerType | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let drain: () => Promise<void> = async () => {};
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (timer) clearInterval(timer);
+      if (server) await new Promise<void>((done) => server!.close(() => done()));
+      await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
+      await dynamo.stop();
+    })());
+
+  try {
+    Object.assign(process.env, {
+      SST_RESOURCE_App: JSON.stringify({ name: "toolgate", stage: "local" }),
+      SST_RESOURCE_Table: JSON.stringify({ name: TABLE_NAME, type: "sst.aws.Dynamo" }),
+      SST_RESOURCE_AdminToken: JSON.stringify({ value: adminToken.value, type: "sst.sst.Secret" }),
+      SST_RESOURCE_SigningKey: JSON.stringify({ value: signingKey.value, type: "sst.sst.Secret" }),
+      TOOLGATE_DYNAMODB_ENDPOINT: dynamo.endpoint,
+    });
+    const { toolgate } = await import("@toolgate/core/toolgate");
+    await ensureTable(toolgate().db.client, TABLE_NAME);
+    await toolgate().ready();
+
+    const [{ app: groups }, { app: roles }, { app: execution }, { handleModuleEvent }, { cleanup }] = await Promise.all([
+      import("@toolgate/functions/api/groups"),
+      import("@toolgate/functions/api/roles"),
+      import("@toolgate/functions/api/execution"),
+      import("@toolgate/functions/event/modules"),
+      import("@toolgate/core/cleanup"),
+    ]);
+
+    const bus = eventBridgeApp({
+      rules: [{ name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) }],
+      log: options.log,
+    });
+    drain = bus.drain;
+    const route = createRouter([
+      { routes: ROUTES.groups, app: groups },
+      { routes: ROUTES.roles, app: roles },
+      { routes: ROUTES.execution, app: execution },
+      { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
+    ]);
+    const root = new Hono();
+    root.all("*", (c) => {
+      const target = route(c.req.method, c.req.path);
+      if (!target) return c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404);
+      return target.fetch(c.req.raw);
+    });
+
+    server = await new Promise<ServerType>((ready, fail) => {
+      const started = serve({ fetch: root.fetch, port: options.port, hostname: options.host }, () => ready(started));
+      started.once("error", fail);
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : options.port;
+
+    timer = setInterval(() => {
+      cleanup(toolgate().db)
+        .then((report) => {
+          if (report.deleted || report.timedOut) options.log(`cleanup: ${report.timedOut} stuck calls timed out, ${report.deleted} expired records deleted`);
+        })
+        .catch((error) => options.log(`cleanup failed: ${String(error)}`));
+    }, options.cleanupIntervalMs);
+    timer.unref();
+
+    return { url: `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`, adminToken, dataDir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

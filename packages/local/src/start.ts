@@ -1,0 +1,55 @@
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+const { JavaRequiredError } = await import("./dynamo-local");
+const { optionsFromEnv, startLocal } = await import("./stack");
+
+export {};
+const tokenSource = {
+  environment: "from TOOLGATE_ADMIN_TOKEN",
+  file: "read from {dir}/admin-token",
+  generated: "generated and saved to {dir}/admin-token",
+  ephemeral: "generated for this run only (in-memory mode)",
+} as const;
+
+async function main() {
+  const options = optionsFromEnv();
+  const stack = await startLocal(options);
+  const source = tokenSource[stack.adminToken.source].replace("{dir}", stack.dataDir ?? "");
+  console.log(
+    [
+      "",
+      `toolgate is running at ${stack.url}`,
+      `  data:        ${stack.dataDir ? `${stack.dataDir} (kept across restarts)` : "in memory (TOOLGATE_IN_MEMORY=1)"}`,
+      `  admin token: ${source}`,
+      `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge`,
+      "",
+      "Try it:",
+      `  export TOOLGATE_ADMIN_TOKEN=${stack.adminToken.source === "environment" ? '"$TOOLGATE_ADMIN_TOKEN"' : stack.adminToken.value}`,
+      `  curl -s -H "Authorization: Bearer $TOOLGATE_ADMIN_TOKEN" ${stack.url}/groups`,
+      "",
+      "Ctrl-C stops it.",
+    ].join("\n"),
+  );
+  let signalled = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
+      console.log(`\n${signal}: stopping toolgate and DynamoDB Local...`);
+      stack.stop().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(`toolgate did not stop cleanly: ${String(error)}`);
+          process.exit(1);
+        },
+      );
+    });
+}
+
+main().catch((error) => {
+  if (error instanceof JavaRequiredError) console.error(`\n${error.message}\n`);
+  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+    console.error(`\nThe port is already in use. Set PORT to another port, e.g. PORT=8788 npm start\n`);
+  else console.error(`\ntoolgate could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
