@@ -1,0 +1,20 @@
+import { MODULE_EVENTS_PATTERN } from "../packages/core/src/module/events";
+import { adminToken, signingKey } from "./secret";
+import { table } from "./storage";
+
+export const bus = new sst.aws.Bus("Bus");
+
+bus.subscribe(
+  "ModuleEvents",
+  {
+    handler: "packages/functions/src/event/modules.handler",
+    link: [table, adminToken, signingKey],
+    timeout: "30 seconds",
+  },
+  {
+    pattern: {
+      source: MODULE_EVENTS_PATTERN.source,
+      detailType: MODULE_EVENTS_PATTERN.detailType,
+    },
+  },
+);

@@ -1,0 +1,172 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runToExit, startLocalProcess } from "../support/local-process";
+import type { LocalProcess } from "../support/local-process";
+
+async function processesMentioning(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll("\0", " ")}`);
+  }
+  return found;
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function startExecutor() {
+  const received: Array<Record<string, any>> = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const payload = JSON.parse(body);
+      received.push(payload);
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ content: `opened ${payload.arguments.url}`, type: "text" }));
+    });
+  });
+  return new Promise<{ url: string; received: typeof received; close: () => void }>((ready) =>
+    server.listen(0, "127.0.0.1", () =>
+      ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tools`, received, close: () => server.close() }),
+    ),
+  );
+}
+
+const openTab = {
+  type: "function",
+  function: {
+    name: "open_tab",
+    description: "Open a browser tab at a URL.",
+    parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+  },
+};
+
+describe("npm start", () => {
+  let dataDir: string;
+  let stack: LocalProcess;
+  let executor: Awaited<ReturnType<typeof startExecutor>>;
+  const http = (method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${stack.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "toolgate-e2e-"));
+    executor = await startExecutor();
+    stack = await startLocalProcess(dataDir);
+  });
+
+  afterAll(async () => {
+    await stack?.stop("SIGKILL");
+    executor?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("local stack - a module loaded through EventBridge is visible to an agent and its tool runs through the guard", async () => {
+    expect(stack.output()).toContain("curl");
+    const events = new EventBridgeClient({
+      endpoint: `${stack.url}/eventbridge`,
+      region: "us-east-1",
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    });
+    const sent = await events.send(
+      new PutEventsCommand({
+        Entries: [
+          {
+            Source: "toolgate.modules",
+            DetailType: "module.loaded",
+            Detail: JSON.stringify({ module: "chrome", version: 1, description: "Chrome browser control", tools: [openTab], executor: { type: "http", url: executor.url } }),
+          },
+        ],
+      }),
+    );
+    expect(sent.FailedEntryCount).toBe(0);
+
+    const module = await eventually(async () => {
+      const { body } = await http("GET", "/modules/chrome", stack.adminToken);
+      return body?.status === "loaded" ? body : undefined;
+    }, "the module to load");
+    expect(module).toMatchObject({ module: "chrome", version: 1, groupId: "chrome" });
+
+    const role = await http("POST", "/roles", stack.adminToken, { name: "browser tester", rolePrompt: "Test pages.", toolGroups: ["chrome"] });
+    expect(role.status).toBe(201);
+    const created = await http("POST", "/agents", stack.adminToken, { roleId: role.body.id });
+    expect(created.status).toBe(201);
+    const { agent, token } = created.body;
+
+    const tools = await http("GET", `/agents/${agent.id}/tools`, token);
+    expect(tools.status).toBe(200);
+    expect(tools.body.tools).toEqual([{ type: "function", function: openTab.function }]);
+
+    const call = await http("POST", `/agents/${agent.id}/calls`, token, { tool: "open_tab", arguments: { url: "https://example.com" } });
+    expect(call.status).toBe(200);
+    expect(call.body).toMatchObject({ status: "completed", result: { content: "opened https://example.com", type: "text" } });
+    expect(executor.received).toEqual([
+      { callId: call.body.callId, tool: "open_tab", arguments: { url: "https://example.com" }, agentId: agent.id, roleId: role.body.id },
+    ]);
+
+    const refused = await http("POST", `/agents/${agent.id}/calls`, token, { tool: "run_command", arguments: { command: "ls" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: "tool_not_available", toolName: "run_command" });
+
+    const history = await http("GET", `/agents/${agent.id}/calls`, token);
+    expect(history.body.calls.map((c: { status: string }) => c.status)).toEqual(["refused", "completed"]);
+  });
+
+  test("local stack - SIGTERM stops DynamoDB Local too, and a restart keeps every record and the admin token", async () => {
+    const role = await http("POST", "/roles", stack.adminToken, { name: "survivor", rolePrompt: "Persist." });
+    expect(role.status).toBe(201);
+    expect(await processesMentioning(dataDir)).not.toEqual([]);
+
+    expect(await stack.stop("SIGTERM")).toBe(0);
+    expect(await processesMentioning(dataDir)).toEqual([]);
+
+    stack = await startLocalProcess(dataDir);
+    expect((await readFile(join(dataDir, "admin-token"), "utf8")).trim()).toBe(stack.adminToken);
+    const again = await http("GET", `/roles/by-name/survivor`, stack.adminToken);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(role.body.id);
+    const module = await http("GET", "/modules/chrome", stack.adminToken);
+    expect(module.body.status).toBe("loaded");
+  });
+
+  test("local stack - a second instance with its own PORT and data dir runs beside the first", async () => {
+    const otherDir = await mkdtemp(join(tmpdir(), "toolgate-e2e-other-"));
+    const other = await startLocalProcess(otherDir, { TOOLGATE_ADMIN_TOKEN: "second-instance-admin-token" });
+    try {
+      expect(other.port).not.toBe(stack.port);
+      const groups = await fetch(`${other.url}/groups`, { headers: { authorization: "Bearer second-instance-admin-token" } }).then((r) => r.json() as Promise<any>);
+      expect(groups.groups.map((g: { id: string }) => g.id)).not.toContain("chrome");
+      const first = await http("GET", "/groups/chrome", stack.adminToken);
+      expect(first.status).toBe(200);
+    } finally {
+      expect(await other.stop("SIGINT")).toBe(0);
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
+  test("local stack - without Java it says what to install instead of crashing", async () => {
+    const { code, output } = await runToExit({ PATH: "/nonexistent", TOOLGATE_IN_MEMORY: "1", PORT: "0" });
+    expect(code).toBe(1);
+    expect(output).toContain("needs Java 17 or newer");
+    expect(output).toContain("apt-get install");
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+});

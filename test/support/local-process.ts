@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { freePort } from "@toolgate/local/free-port";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+
+export type LocalProcess = {
+  url: string;
+  port: number;
+  dataDir: string;
+  adminToken: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** Runs the embedded default (`npm start`'s command) as a user would, in a child process. */
+export async function startLocalProcess(dataDir: string, env: Record<string, string> = {}): Promise<LocalProcess> {
+  const port = await freePort();
+  const child = spawn(TSX, ["packages/local/src/start.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CLEANUP_INTERVAL_MS: "500", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const url = await new Promise<string>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`toolgate did not start within 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      const match = output.match(/toolgate is running at (http:\/\/\S+)/);
+      if (match) {
+        clearTimeout(timer);
+        ready(match[1]!);
+      }
+    };
+    child.stdout!.on("data", check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`toolgate exited with code ${code} before it was ready:\n${output}`));
+    });
+  });
+  const adminToken = env.TOOLGATE_ADMIN_TOKEN ?? (await readFile(join(dataDir, "admin-token"), "utf8")).trim();
+  return {
+    url,
+    port,
+    dataDir,
+    adminToken,
+    child,
+    output: () => output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(ROOT, "node_modules/tsx/dist/cli.mjs"), "packages/local/src/start.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((done) => child.once("exit", done));
+  return { code, output };
+}
