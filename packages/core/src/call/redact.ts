@@ -3,9 +3,20 @@ import type { ToolResult } from "./schema";
 export const REDACTED = "[REDACTED]";
 export const MAX_STORED_BYTES = 16 * 1024;
 
-const SECRET_KEY = /pass(word|wd|phrase)?$|^pwd$|token|secret|api[_-]?key|authori[sz]ation|credential|private[_-]?key|cookie|session[_-]?id/i;
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "token", "secret", "authorization", "credential", "credentials", "cookie", "apikey", "privatekey", "secretkey", "accesskey", "sessionid"]);
 
-export const isSecretKey = (key: string) => SECRET_KEY.test(key);
+const words = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** Secret-looking: a word of the key (camelCase, snake_case or kebab-case), or two adjacent words, names a secret. */
+export function isSecretKey(key: string): boolean {
+  const parts = words(key);
+  return parts.some((word, i) => SECRET_WORDS.has(word) || SECRET_WORDS.has(word + (parts[i + 1] ?? "")));
+}
 
 /** A copy of a JSON value with every secret-looking key's value replaced, at any depth. */
 export function redact(value: unknown): unknown {
@@ -34,6 +45,14 @@ export function storedArguments(args: unknown): { arguments: unknown; argumentsT
 export function storedResult(result: ToolResult): ToolResult & { truncated?: true } {
   if (byteLength(JSON.stringify(result)) <= MAX_STORED_BYTES) return result;
   const { metadata: _metadata, ...withoutMetadata } = result;
-  const room = MAX_STORED_BYTES - byteLength(JSON.stringify({ ...withoutMetadata, content: "" })) - 64;
-  return { ...withoutMetadata, content: cutToBytes(result.content, Math.max(room, 0)), truncated: true };
+  const stored = (content: string) => ({ ...withoutMetadata, content, truncated: true as const });
+  const fits = (content: string) => byteLength(JSON.stringify(stored(content))) <= MAX_STORED_BYTES;
+  let low = 0;
+  let high = Math.min(result.content.length, MAX_STORED_BYTES);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(cutToBytes(result.content, middle))) low = middle;
+    else high = middle - 1;
+  }
+  return stored(cutToBytes(result.content, low));
 }

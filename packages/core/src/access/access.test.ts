@@ -1,0 +1,123 @@
+import { expect, test } from "vitest";
+import type { Agent } from "../agent/schema";
+import { RESERVED_GROUP_IDS } from "../group/builtin";
+import type { Group } from "../group/index";
+import { ToolGroupManager } from "../group/manager";
+import { effectiveToolGroups } from "../role/index";
+import type { Role } from "../role/schema";
+import type { ToolDefinition } from "../tool/definition";
+import type { Access } from "./index";
+import { decide, visibleTools } from "./index";
+
+const NOW = "2024-01-01T00:00:00.000Z";
+
+const tool = (name: string, policy?: ToolDefinition["x-toolgate"]): ToolDefinition => ({
+  type: "function",
+  function: { name, description: `The ${name} tool.`, parameters: { type: "object" } },
+  ...(policy ? { "x-toolgate": policy } : {}),
+});
+
+const group = (id: string, tools: ToolDefinition[]): Group => ({
+  id,
+  description: `The ${id} group.`,
+  tools,
+  reserved: false,
+  source: "api",
+  registeredAt: NOW,
+  updatedAt: NOW,
+});
+
+const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
+manager.registerGroup(group("chrome", [tool("open_tab", { dangerous: true }), tool("close_tab")]));
+manager.registerGroup(group("files", [tool("read_it")]));
+manager.registerGroup(group("search", [tool("find_code")]));
+
+const agent: Agent = {
+  id: "agt_1",
+  roleId: "rol_1",
+  name: "worker",
+  status: "active",
+  department: null,
+  level: null,
+  createdBy: "admin",
+  createdAt: NOW,
+  tokenVersion: 1,
+};
+
+function accessWith(toolGroups: string[] | null): Access {
+  const role: Role = {
+    id: "rol_1",
+    name: "browser",
+    rolePrompt: "",
+    toolGroups,
+    createdBy: "admin",
+    createdAt: NOW,
+    updatedAt: NOW,
+    status: "active",
+    llmServiceId: null,
+    version: 1,
+  };
+  return { agent, role, manager, groups: effectiveToolGroups(role, manager) };
+}
+
+test("decide - allows a tool in the role's groups with its group and full definition", () => {
+  const decision = decide(accessWith(["chrome"]), "open_tab");
+  expect(decision.allowed).toBe(true);
+  if (!decision.allowed) return;
+  expect(decision.group.id).toBe("chrome");
+  expect(decision.definition).toEqual(tool("open_tab", { dangerous: true }));
+});
+
+test("decide - refuses a tool outside the role's groups with tool_not_available naming it", () => {
+  const decision = decide(accessWith(["chrome"]), "read_it");
+  expect(decision.allowed).toBe(false);
+  if (decision.allowed) return;
+  expect(decision.group).toBe("files");
+  expect(decision.error.status).toBe(403);
+  expect(decision.error.code).toBe("tool_not_available");
+  expect(decision.error.details).toMatchObject({ toolName: "read_it", recoverable: false });
+  expect(decision.error.message).toContain('"read_it"');
+  expect(decision.error.message).toContain("browser");
+  expect(decision.error.toBody()).toMatchObject({ error: "tool_not_available", toolName: "read_it" });
+});
+
+test("decide - refuses an unknown tool with unknown_tool", () => {
+  for (const name of ["no_such_tool", "OPEN_TAB"]) {
+    const decision = decide(accessWith(null), name);
+    expect(decision.allowed, name).toBe(false);
+    if (decision.allowed) return;
+    expect(decision.group).toBeNull();
+    expect(decision.error.status).toBe(404);
+    expect(decision.error.code).toBe("unknown_tool");
+    expect(decision.error.message).toContain(name);
+  }
+});
+
+test("decide - a role with no groups named may call every tool", () => {
+  for (const toolGroups of [null, []])
+    for (const name of ["open_tab", "close_tab", "read_it", "find_code"]) expect(decide(accessWith(toolGroups), name).allowed, name).toBe(true);
+});
+
+test("decide - a role naming only unregistered groups may call nothing", () => {
+  for (const name of ["open_tab", "read_it", "find_code"]) {
+    const decision = decide(accessWith(["ghost"]), name);
+    expect(decision.allowed).toBe(false);
+    if (!decision.allowed) expect(decision.error.code).toBe("tool_not_available");
+  }
+});
+
+test("visibleTools - lists exactly the role's groups' tools without x-toolgate", () => {
+  const tools = visibleTools(accessWith(["search", "chrome"]));
+  expect(tools.map((t) => t.function.name)).toEqual(["find_code", "open_tab", "close_tab"]);
+  for (const t of tools) expect(t).not.toHaveProperty("x-toolgate");
+  expect(visibleTools(accessWith(["ghost"]))).toEqual([]);
+});
+
+test("visibleTools - agrees with decide for every tool", () => {
+  for (const toolGroups of [null, ["chrome"], ["files", "search"], ["ghost"]]) {
+    const access = accessWith(toolGroups);
+    const visible = new Set(visibleTools(access).map((t) => t.function.name));
+    for (const name of ["open_tab", "close_tab", "read_it", "find_code", "missing"])
+      expect(decide(access, name).allowed, `${name} for ${JSON.stringify(toolGroups)}`).toBe(visible.has(name));
+  }
+});
