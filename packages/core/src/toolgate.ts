@@ -6,12 +6,16 @@ import { ensureBuiltins } from "./group/ensure-builtins";
 import * as Role from "./role/index";
 import * as Agent from "./agent/index";
 import { TokenSigner } from "./agent/token";
+import { nativeTools } from "./executor/native/index";
+import { GuardCaches } from "./guard/caches";
+import type { GuardDeps } from "./guard/index";
+import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
+import type { GuardSettings } from "./guard/settings";
+import type { ToolRegistry } from "./tool/registry";
 
-export type Config = {
+export type Config = GuardSettings & {
   adminToken: string;
   signingKey: string;
-  callRetentionDays: number;
-  defaultTimeoutMs: number;
 };
 
 export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey">;
@@ -22,6 +26,8 @@ export class Toolgate {
   readonly catalog: Catalog;
   readonly tokens: TokenSigner;
   readonly config: Config;
+  readonly caches: GuardCaches;
+  readonly natives: ToolRegistry;
   private starting: Promise<void> | undefined;
 
   constructor(options: ToolgateOptions) {
@@ -30,11 +36,17 @@ export class Toolgate {
     this.catalog = new Catalog(this.db);
     this.tokens = new TokenSigner(options.signingKey);
     this.config = {
+      ...DEFAULT_GUARD_SETTINGS,
+      ...Object.fromEntries(Object.entries(options).filter(([key, value]) => key in DEFAULT_GUARD_SETTINGS && value !== undefined)),
       adminToken: options.adminToken,
       signingKey: options.signingKey,
-      callRetentionDays: options.callRetentionDays ?? 30,
-      defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
     };
+    this.caches = new GuardCaches(this.db);
+    this.natives = nativeTools({ db: this.db, catalog: this.catalog, tokens: this.tokens, now: () => this.now() });
+  }
+
+  get guard(): GuardDeps {
+    return { db: this.db, catalog: this.catalog, caches: this.caches, natives: this.natives, settings: this.config };
   }
 
   now() {
@@ -72,8 +84,11 @@ export function toolgate(): Toolgate {
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
     endpoint: process.env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
-    callRetentionDays: positiveNumber(process.env.TOOLGATE_CALL_RETENTION_DAYS, 30),
-    defaultTimeoutMs: positiveNumber(process.env.TOOLGATE_DEFAULT_TIMEOUT_MS, 30_000),
+    callRetentionDays: positiveNumber(process.env.TOOLGATE_CALL_RETENTION_DAYS, DEFAULT_GUARD_SETTINGS.callRetentionDays),
+    defaultTimeoutMs: positiveNumber(process.env.TOOLGATE_DEFAULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.defaultTimeoutMs),
+    doomLoopThreshold: positiveNumber(process.env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),
+    confirmationTimeoutMs: positiveNumber(process.env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
+    clientResultTimeoutMs: positiveNumber(process.env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
   });
   return fromResource;
 }

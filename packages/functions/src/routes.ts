@@ -6,6 +6,7 @@ export const ROUTES = {
     "GET /groups",
     "GET /groups/{id}",
     "PUT /groups/{id}",
+    "PUT /groups/{id}/executor",
     "DELETE /groups/{id}",
     "GET /tools/{name}",
     "GET /modules",

@@ -113,7 +113,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     timer = setInterval(() => {
       cleanup(toolgate().db)
         .then((report) => {
-          if (report.deleted || report.timedOut) options.log(`cleanup: ${report.timedOut} stuck calls timed out, ${report.deleted} expired records deleted`);
+          if (report.deleted || report.settled) options.log(`cleanup: ${report.settled} lapsed calls settled, ${report.deleted} expired records deleted`);
         })
         .catch((error) => options.log(`cleanup failed: ${String(error)}`));
     }, options.cleanupIntervalMs);

@@ -1,106 +1,117 @@
-import { ToolgateError, notFound } from "../error";
-import type { Access } from "../access/index";
-import { decide } from "../access/index";
-import { getCall, listCalls, putCall, settleCall } from "../dynamo/calls";
+import { conflict, forbidden, notFound, ToolgateError } from "../error";
+import { getAgent } from "../dynamo/agents";
+import { forgetPendingArguments, getCall, getPendingArguments, listCalls, settleCall } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { runHttpExecutor } from "../executor/http";
-import { createId } from "../id";
+import type { GuardDeps } from "../guard/index";
+import { runAndSettle } from "../guard/run";
+import type { RunOutcome } from "../guard/run";
+import { DEADLINE_GRACE_MS, retentionExpiry } from "../guard/settings";
+import { effectivePolicy } from "../policy/index";
 import { parseOr } from "../validation";
-import { storedArguments, storedResult } from "./redact";
-import { CallRequest } from "./schema";
-import type { CallRecord, ToolResult } from "./schema";
+import { storedResult } from "./redact";
+import { ClientResult } from "./schema";
+import type { CallRecord } from "./schema";
 
 export { CallRecord, CallRequest, ToolResult } from "./schema";
 
-export type CallSettings = { callRetentionDays: number; defaultTimeoutMs: number };
-
-export type CallOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
-
-/** Settling a call after its deadline is left to cleanup; this much grace covers a slow write. */
-const DEADLINE_GRACE_MS = 5_000;
-
-const expiry = (settings: CallSettings, now: Date) => ({
-  expiresAt: Math.floor(now.getTime() / 1000) + Math.round(settings.callRetentionDays * 86_400),
-});
-
-const noExecutor = (tool: string, group: string) =>
-  new ToolgateError(
-    501,
-    "no_executor",
-    `The tool "${tool}" is in the group "${group}", which has no executor bound yet, so toolgate cannot run it.`,
-    { toolName: tool, recoverable: false },
-  );
-
-/** Every refusal is recorded and then thrown with the call's id attached. */
-async function refuse(db: Db, settings: CallSettings, base: CallRecord, error: ToolgateError): Promise<never> {
-  const now = new Date();
-  await putCall(
-    db,
-    { ...base, status: "refused", error: { code: error.code, message: error.message }, finishedAt: now.toISOString(), durationMs: 0 },
-    expiry(settings, now),
-  );
-  throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId: base.callId });
-}
-
-/** The guard: decide, record, run, record the outcome. */
-export async function call(db: Db, settings: CallSettings, access: Access, input: unknown): Promise<CallOutcome> {
-  const request = parseOr(CallRequest, input, "invalid_request", "The call");
-  const started = new Date();
-  const base: CallRecord = {
-    callId: createId("call"),
-    agentId: access.agent.id,
-    roleId: access.role.id,
-    tool: request.tool,
-    group: null,
-    status: "running",
-    ...storedArguments(request.arguments),
-    startedAt: started.toISOString(),
-  };
-  const decision = decide(access, request.tool);
-  if (!decision.allowed) return refuse(db, settings, { ...base, group: decision.group }, decision.error);
-  const record = { ...base, group: decision.group.id };
-  const executor = decision.group.executor;
-  if (!executor) return refuse(db, settings, record, noExecutor(request.tool, decision.group.id));
-
-  const timeoutMs = decision.definition["x-toolgate"]?.timeoutMs ?? executor.timeoutMs ?? settings.defaultTimeoutMs;
-  const running: CallRecord = { ...record, deadline: new Date(started.getTime() + timeoutMs + DEADLINE_GRACE_MS).toISOString() };
-  await putCall(db, running, expiry(settings, started));
-
-  let result: ToolResult | undefined;
-  let failure: ToolgateError | undefined;
-  try {
-    result = await runHttpExecutor(
-      executor,
-      { callId: record.callId, tool: request.tool, arguments: request.arguments, agentId: access.agent.id, roleId: access.role.id },
-      timeoutMs,
-    );
-  } catch (error) {
-    if (!(error instanceof ToolgateError)) throw error;
-    failure = error;
-  }
-  const finished = new Date();
-  const timing = { finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime() };
-  const settled: CallRecord = result
-    ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result) }
-    : {
-        ...running,
-        ...timing,
-        status: failure?.code === "tool_timeout" ? "timed_out" : "error",
-        error: { code: failure!.code, message: failure!.message },
-      };
-  await settleCall(db, settled, "running", expiry(settings, started));
-  if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: record.callId });
-  return { callId: record.callId, status: settled.status as CallOutcome["status"], result: result! };
-}
-
 export const MAX_PAGE = 100;
 
-export async function history(db: Db, agentId: string, limit: number, cursor: string | undefined) {
-  return listCalls(db, agentId, limit, cursor);
-}
+export const history = (db: Db, agentId: string, limit: number, cursor: string | undefined) => listCalls(db, agentId, limit, cursor);
 
 export async function get(db: Db, agentId: string, callId: string): Promise<CallRecord> {
   const record = await getCall(db, agentId, callId);
   if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
   return record;
+}
+
+const expiryOf = (deps: Pick<GuardDeps, "settings">, record: CallRecord) => ({
+  expiresAt: retentionExpiry(deps.settings, new Date(Date.parse(record.startedAt))),
+});
+
+const alreadyAnswered = (record: CallRecord) =>
+  conflict("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
+    callId: record.callId,
+    status: record.status,
+  });
+
+async function awaitingCall(db: Db, callId: string) {
+  const pending = await getPendingArguments(db, callId);
+  if (!pending) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+  const record = await get(db, pending.agentId, callId);
+  if (record.status !== "awaiting_confirmation" || !pending.arguments) throw alreadyAnswered(record);
+  return { record, args: pending.arguments };
+}
+
+export type ApprovalOutcome =
+  | RunOutcome
+  | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> };
+
+/** An admin's approval: the call runs exactly once, however many approvals arrive together. */
+export async function approve(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<ApprovalOutcome> {
+  const { record, args } = await awaitingCall(deps.db, callId);
+  const agent = await getAgent(deps.db, record.agentId);
+  if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
+  const found = (await deps.catalog.current()).findTool(record.tool);
+  if (!found?.group.executor)
+    throw conflict("unknown_tool", `The tool "${record.tool}" is no longer registered with an executor; deny the call instead.`);
+  const executor = found.group.executor;
+  const policy = effectivePolicy(found.definition, (await deps.catalog.snapshot()).overrides.get(record.tool));
+  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" ? executor.timeoutMs : undefined) ?? deps.settings.defaultTimeoutMs;
+  const status = executor.type === "client" ? "authorized" : "running";
+  const waitMs = status === "authorized" ? Math.max(timeoutMs, deps.settings.clientResultTimeoutMs) : timeoutMs + DEADLINE_GRACE_MS;
+  const next: CallRecord = {
+    ...record,
+    status,
+    approvedBy: admin,
+    decidedAt: now.toISOString(),
+    deadline: new Date(now.getTime() + waitMs).toISOString(),
+  };
+  if (!(await settleCall(deps.db, next, "awaiting_confirmation", expiryOf(deps, record))))
+    throw alreadyAnswered((await getCall(deps.db, record.agentId, callId)) ?? record);
+  await forgetPendingArguments(deps.db, callId);
+  if (status === "authorized") return { callId, status, tool: record.tool, arguments: args };
+  return runAndSettle(deps.db, deps.settings, deps.natives, executor, next, args, timeoutMs);
+}
+
+export async function deny(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<CallRecord> {
+  const { record } = await awaitingCall(deps.db, callId);
+  const next: CallRecord = {
+    ...record,
+    status: "denied",
+    deniedBy: admin,
+    decidedAt: now.toISOString(),
+    finishedAt: now.toISOString(),
+    durationMs: now.getTime() - Date.parse(record.startedAt),
+    error: { code: "denied", message: "An administrator denied this call." },
+  };
+  delete next.deadline;
+  if (!(await settleCall(deps.db, next, "awaiting_confirmation", expiryOf(deps, record))))
+    throw alreadyAnswered((await getCall(deps.db, record.agentId, callId)) ?? record);
+  await forgetPendingArguments(deps.db, callId);
+  return next;
+}
+
+/** The agent runtime's result for a client-executed call; accepted once. */
+export async function reportResult(deps: GuardDeps, agentId: string, callId: string, input: unknown, now: Date): Promise<CallRecord> {
+  const result = parseOr(ClientResult, input, "invalid_result", "The tool result");
+  const record = await get(deps.db, agentId, callId);
+  const notAwaiting = () =>
+    new ToolgateError(409, "call_not_awaiting_result", `The call "${callId}" is not waiting for a result: it is ${record.status}.`, {
+      callId,
+      status: record.status,
+    });
+  if (record.status !== "authorized") throw notAwaiting();
+  const next: CallRecord = {
+    ...record,
+    status: result.type === "error" ? "error" : "completed",
+    result: storedResult(result),
+    finishedAt: now.toISOString(),
+    durationMs: now.getTime() - Date.parse(record.startedAt),
+  };
+  delete next.deadline;
+  if (!(await settleCall(deps.db, next, "authorized", expiryOf(deps, record)))) {
+    record.status = (await getCall(deps.db, agentId, callId))?.status ?? record.status;
+    throw notAwaiting();
+  }
+  return next;
 }

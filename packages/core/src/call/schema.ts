@@ -20,6 +20,12 @@ export const CallStatus = z.enum([
 ]);
 export type CallStatus = z.infer<typeof CallStatus>;
 
+export const ClientResult = z.strictObject({
+  content: z.string().max(5 * 1024 * 1024),
+  type: z.enum(["text", "json", "error"]).default("text"),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const CallRequest = z.strictObject({
   tool: z.string().min(1).max(200),
   arguments: z.record(z.string(), z.unknown()).default({}),
@@ -43,6 +49,9 @@ export const CallRecord = z.object({
     })
     .optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  approvedBy: z.string().optional(),
+  deniedBy: z.string().optional(),
+  decidedAt: z.string().optional(),
   startedAt: z.string(),
   deadline: z.string().optional(),
   finishedAt: z.string().optional(),

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { badRequest } from "../error";
+import { decodeCursor, encodeCursor } from "./cursor";
 import { CallRecord } from "../call/schema";
 import type { Db } from "./client";
 import { conditional } from "./errors";
@@ -10,19 +10,23 @@ const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 type Timing = { expiresAt: number };
 
+/** Statuses that wait on something (the tool, an admin, the agent's runtime) until a deadline cleanup enforces. */
+export const PENDING_STATUSES = ["running", "awaiting_confirmation", "authorized"] as const;
+
+const isPending = (status: CallRecord["status"]) => (PENDING_STATUSES as readonly string[]).includes(status);
+
 function indexFor(record: CallRecord, pk: string, timing: Timing) {
-  if (record.status === "running" && record.deadline) return runningIndex(pk, epochSeconds(record.deadline));
+  if (isPending(record.status) && record.deadline) return runningIndex(pk, epochSeconds(record.deadline));
   return expiryIndex(pk, timing.expiresAt);
 }
 
-export async function putCall(db: Db, record: CallRecord, timing: Timing): Promise<void> {
+export function callItem(record: CallRecord, expiresAt: number) {
   const key = Keys.call(record.agentId, record.callId);
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...key, ...indexFor(record, key.pk, timing), expiresAt: timing.expiresAt, call: record },
-    }),
-  );
+  return { ...key, ...indexFor(record, key.pk, { expiresAt }), expiresAt, call: record };
+}
+
+export async function putCall(db: Db, record: CallRecord, timing: Timing): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(record, timing.expiresAt) }));
 }
 
 /** Records a call's outcome if it is still `fromStatus`; returns false when something else (cleanup) settled it first. */
@@ -62,29 +66,6 @@ export async function getCall(db: Db, agentId: string, callId: string): Promise<
   return Item ? CallRecord.parse(Item.call) : undefined;
 }
 
-const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify(key)).toString("base64url");
-
-function decodeCursor(cursor: string, agentId: string): Record<string, unknown> {
-  const invalid = badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalid;
-  }
-  const expectedPk = Keys.call(agentId, "").pk;
-  if (
-    typeof key !== "object" ||
-    key === null ||
-    (key as { pk?: unknown }).pk !== expectedPk ||
-    typeof (key as { sk?: unknown }).sk !== "string" ||
-    !((key as { sk: string }).sk.startsWith("CALL#")) ||
-    Object.keys(key).length !== 2
-  )
-    throw invalid;
-  return key as Record<string, unknown>;
-}
-
 export async function listCalls(
   db: Db,
   agentId: string,
@@ -98,9 +79,19 @@ export async function listCalls(
       ExpressionAttributeValues: { ":pk": Keys.call(agentId, "").pk, ":prefix": "CALL#" },
       ScanIndexForward: false,
       Limit: limit,
-      ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, agentId),
+      ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, Keys.call(agentId, "").pk, "CALL#"),
     }),
   );
   const calls = (page.Items ?? []).map((item) => CallRecord.parse(item.call));
   return page.LastEvaluatedKey ? { calls, nextCursor: encodeCursor(page.LastEvaluatedKey) } : { calls };
+}
+
+export async function getPendingArguments(db: Db, callId: string): Promise<{ agentId: string; arguments?: Record<string, unknown> } | undefined> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.callRef(callId), ConsistentRead: true }));
+  return Item ? { agentId: String(Item.agentId), ...(Item.arguments ? { arguments: Item.arguments as Record<string, unknown> } : {}) } : undefined;
+}
+
+/** Drops the unredacted arguments kept for an approval once it is answered; the reference to the agent stays until it expires. */
+export async function forgetPendingArguments(db: Db, callId: string): Promise<void> {
+  await db.doc.send(new UpdateCommand({ TableName: db.table, Key: Keys.callRef(callId), UpdateExpression: "REMOVE #arguments", ExpressionAttributeNames: { "#arguments": "arguments" } }));
 }

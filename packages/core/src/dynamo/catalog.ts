@@ -3,7 +3,8 @@ import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { Group } from "../group/index";
 import type { Db } from "./client";
 import { conditional } from "./errors";
-import { CATALOG_PK, GROUP_SK_PREFIX, Keys } from "./keys";
+import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
+import type { PolicyOverride } from "../policy/index";
 
 export type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
@@ -14,24 +15,32 @@ export async function readCatalogVersion(db: Db): Promise<number> {
   return typeof Item?.version === "number" ? Item.version : 0;
 }
 
-export async function readGroups(db: Db): Promise<Group[]> {
+export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overrides: Map<string, PolicyOverride> }> {
   const groups: Group[] = [];
+  const overrides = new Map<string, PolicyOverride>();
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await db.doc.send(
       new QueryCommand({
         TableName: db.table,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": GROUP_SK_PREFIX },
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": CATALOG_PK },
         ConsistentRead: true,
         ExclusiveStartKey: cursor,
       }),
     );
-    for (const item of page.Items ?? []) groups.push(Group.parse(item.group));
+    for (const item of page.Items ?? []) {
+      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(Group.parse(item.group));
+      else if (String(item.sk).startsWith(POLICY_SK_PREFIX)) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
+    }
     cursor = page.LastEvaluatedKey;
   } while (cursor);
-  return groups;
+  return { groups, overrides };
 }
+
+export const putOverrideItem = (db: Db, toolName: string, override: PolicyOverride): TransactItem => ({
+  Put: { TableName: db.table, Item: { ...Keys.policy(toolName), override } },
+});
 
 const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({
   Update: {

@@ -41,11 +41,20 @@ export async function deleteExpired(db: Db, nowSeconds: number): Promise<number>
   return deleted;
 }
 
-/** Marks calls still `running` past their deadline as `timed_out`; returns how many. */
-export async function timeOutStuckCalls(db: Db, nowSeconds: number, now: string): Promise<number> {
+const LAPSED: Record<string, { status: string; code: string; message: string }> = {
+  running: { status: "timed_out", code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
+  awaiting_confirmation: { status: "expired", code: "confirmation_expired", message: "Nobody approved or denied the call in time; it expired." },
+  authorized: { status: "expired", code: "result_not_reported", message: "The agent's runtime did not report a result in time; the call expired." },
+};
+
+/** Settles calls still waiting past their deadline: running ones time out, unanswered or unreported ones expire. */
+export async function settleLapsedCalls(db: Db, nowSeconds: number, now: string): Promise<number> {
   let settled = 0;
   for await (const items of dueItems(db, RUNNING_PREFIX, nowSeconds)) {
     for (const item of items) {
+      const from = String((item.call as { status?: unknown } | undefined)?.status);
+      const lapsed = LAPSED[from];
+      if (!lapsed) continue;
       const expiresAt = typeof item.expiresAt === "number" ? item.expiresAt : nowSeconds;
       const index = expiryIndex(item.pk, expiresAt);
       try {
@@ -55,14 +64,14 @@ export async function timeOutStuckCalls(db: Db, nowSeconds: number, now: string)
               TableName: db.table,
               Key: { pk: item.pk, sk: item.sk },
               UpdateExpression:
-                "SET #call.#status = :timedOut, #call.#error = :error, #call.finishedAt = :now, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk",
-              ConditionExpression: "#call.#status = :running",
+                "SET #call.#status = :to, #call.#error = :error, #call.finishedAt = :now, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk",
+              ConditionExpression: "#call.#status = :from",
               ExpressionAttributeNames: { "#call": "call", "#status": "status", "#error": "error" },
               ExpressionAttributeValues: {
-                ":timedOut": "timed_out",
-                ":running": "running",
+                ":to": lapsed.status,
+                ":from": from,
                 ":now": now,
-                ":error": { code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
+                ":error": { code: lapsed.code, message: lapsed.message },
                 ":gsi1pk": index.gsi1pk,
                 ":gsi1sk": index.gsi1sk,
               },

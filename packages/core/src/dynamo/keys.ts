@@ -1,10 +1,16 @@
 export const CATALOG_PK = "CATALOG";
 export const CATALOG_VERSION_SK = "VERSION";
 export const GROUP_SK_PREFIX = "GROUP#";
+export const POLICY_SK_PREFIX = "POLICY#";
 
 export const Keys = {
   catalogVersion: () => ({ pk: CATALOG_PK, sk: CATALOG_VERSION_SK }),
   group: (id: string) => ({ pk: CATALOG_PK, sk: `${GROUP_SK_PREFIX}${id}` }),
+  policy: (toolName: string) => ({ pk: CATALOG_PK, sk: `${POLICY_SK_PREFIX}${toolName}` }),
+  guard: (agentId: string) => ({ pk: `AGENT#${agentId}`, sk: "GUARD" }),
+  message: (agentId: string, messageId: string) => ({ pk: `AGENT#${agentId}`, sk: `MSG#${messageId}` }),
+  callRef: (callId: string) => ({ pk: `CALLREF#${callId}`, sk: "CALLREF" }),
+  artifact: (id: string) => ({ pk: `ARTIFACT#${id}`, sk: "ARTIFACT" }),
   module: (name: string) => ({ pk: `MODULE#${name}`, sk: "MODULE" }),
   event: (id: string) => ({ pk: `EVENT#${id}`, sk: "EVENT" }),
   role: (id: string) => ({ pk: `ROLE#${id}`, sk: "ROLE" }),

@@ -12,6 +12,9 @@ export const RESERVED_GROUP_IDS = [
   "console",
 ] as const;
 
+/** Built-in groups toolgate runs itself; the others run in the agent's runtime unless an admin binds an http executor. */
+export const NATIVE_GROUP_IDS: readonly string[] = ["org_management", "artifact"];
+
 export type ReservedGroupId = (typeof RESERVED_GROUP_IDS)[number];
 
 const GROUPS: Record<ReservedGroupId, { description: string; tools: BuiltinToolName[] }> = {

@@ -1,6 +1,7 @@
 import { WriteConflictError } from "../error";
 import type { Db } from "../dynamo/client";
-import { readCatalogVersion, readGroups, writeCatalog } from "../dynamo/catalog";
+import { readCatalogItems, readCatalogVersion, writeCatalog } from "../dynamo/catalog";
+import type { PolicyOverride } from "../policy/index";
 import type { TransactItem } from "../dynamo/catalog";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
@@ -9,13 +10,15 @@ const MAX_WRITE_ATTEMPTS = 8;
 
 export type CatalogChange<T> = { items: TransactItem[]; result: T } | { items: null; result: T };
 
+export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride> };
+
 /**
  * The per-process catalog cache. A warm read costs one GetItem of the version item;
  * the groups are queried again only when another writer moved the version on.
  */
 export class Catalog {
-  private cached: { version: number; manager: ToolGroupManager } | undefined;
-  private loading: Promise<{ version: number; manager: ToolGroupManager }> | undefined;
+  private cached: CatalogSnapshot | undefined;
+  private loading: Promise<CatalogSnapshot> | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -23,12 +26,17 @@ export class Catalog {
     return (await this.snapshot()).manager;
   }
 
-  async snapshot() {
+  async snapshot(): Promise<CatalogSnapshot> {
     return this.at(await readCatalogVersion(this.db));
   }
 
+  /** The cached snapshot without any read; undefined until something loaded it. */
+  peek(): CatalogSnapshot | undefined {
+    return this.cached;
+  }
+
   /** The catalog as of a version the caller has just read (e.g. in a batch with other items). */
-  async at(version: number): Promise<{ version: number; manager: ToolGroupManager }> {
+  async at(version: number): Promise<CatalogSnapshot> {
     if (this.cached && this.cached.version >= version) return this.cached;
     this.loading ??= this.load(version).finally(() => (this.loading = undefined));
     const loaded = await this.loading;
@@ -39,10 +47,11 @@ export class Catalog {
    * Applies a change computed against a fresh catalog, retrying when another writer got there first.
    * `decide` returns the transaction items to write (null to write nothing) and the result to hand back.
    */
-  async change<T>(decide: (manager: ToolGroupManager, version: number) => CatalogChange<T>): Promise<T> {
+  async change<T>(decide: (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const { version, manager } = await this.snapshot();
-      const decision = decide(manager, version);
+      const snapshot = await this.snapshot();
+      const { version, manager } = snapshot;
+      const decision = decide(manager, snapshot);
       if (decision.items === null) return decision.result;
       try {
         await writeCatalog(this.db, version, decision.items);
@@ -64,8 +73,9 @@ export class Catalog {
     // Read the version before the groups: anything committed later carries a higher version and forces a reload.
     const version = Math.max(atLeast, await readCatalogVersion(this.db));
     const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
-    for (const group of await readGroups(this.db)) manager.registerGroup(group);
-    const loaded = { version, manager };
+    const { groups, overrides } = await readCatalogItems(this.db);
+    for (const group of groups) manager.registerGroup(group);
+    const loaded: CatalogSnapshot = { version, manager, overrides };
     if (!this.cached || this.cached.version <= version) this.cached = loaded;
     return loaded;
   }

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
-import { BUILTIN_GROUPS } from "./builtin";
+import { BUILTIN_GROUPS, NATIVE_GROUP_IDS } from "./builtin";
+import type { Executor } from "./index";
 import type { Catalog } from "./catalog";
 import { planRegistration } from "./register";
 
@@ -10,13 +11,16 @@ export function ensureBuiltins(db: Db, catalog: Catalog, now: string): Promise<n
   return catalog.change((manager) => {
     const stale = BUILTIN_GROUPS.filter((builtin) => {
       const stored = manager.getGroup(builtin.id);
-      return !stored || stored.description !== builtin.description || !isDeepStrictEqual(stored.tools, builtin.tools);
+      return !stored || !stored.executor || stored.description !== builtin.description || !isDeepStrictEqual(stored.tools, builtin.tools);
     });
     if (!stale.length) return { items: null, result: 0 };
     const items = stale.map((builtin) => {
-      const { group } = planRegistration(manager, builtin.id, { description: builtin.description, tools: builtin.tools }, { source: "builtin", now });
+      const executor = manager.getGroup(builtin.id)?.executor ?? defaultExecutor(builtin.id);
+      const { group } = planRegistration(manager, builtin.id, { description: builtin.description, tools: builtin.tools, executor }, { source: "builtin", now });
       return putGroupItem(db, group);
     });
     return { items, result: stale.length };
   });
 }
+
+const defaultExecutor = (groupId: string): Executor => (NATIVE_GROUP_IDS.includes(groupId) ? { type: "native" } : { type: "client" });

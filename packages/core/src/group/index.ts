@@ -6,7 +6,9 @@ export const HttpExecutor = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
   timeoutMs: z.number().int().min(1).max(900_000).optional(),
 });
-export const Executor = z.discriminatedUnion("type", [HttpExecutor]);
+export const ClientExecutor = z.strictObject({ type: z.literal("client") });
+export const NativeExecutor = z.strictObject({ type: z.literal("native") });
+export const Executor = z.discriminatedUnion("type", [HttpExecutor, ClientExecutor, NativeExecutor]);
 export type Executor = z.infer<typeof Executor>;
 
 export const GroupSource = z.enum(["builtin", "module", "api"]);

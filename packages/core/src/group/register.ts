@@ -1,14 +1,14 @@
-import { conflict, notFound } from "../error";
+import { badRequest, conflict, notFound } from "../error";
 import type { TransactItem } from "../dynamo/catalog";
 import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { parseOr } from "../validation";
 import type { Catalog } from "./catalog";
-import { Group, GroupInput } from "./index";
+import { Executor, Group, GroupInput } from "./index";
 import type { GroupSource } from "./index";
 import type { ToolGroupManager } from "./manager";
 import { Name } from "../tool/definition";
-import { RESERVED_GROUP_IDS } from "./builtin";
+import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 
 export type Registration = { source: GroupSource; module?: string; now: string };
 
@@ -36,6 +36,10 @@ export function planRegistration(
   registration: Registration,
 ): RegisterOutcome {
   const existing = manager.getGroup(id);
+  if (input.executor?.type === "native" && registration.source !== "builtin")
+    throw badRequest("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http" or "client".', {
+      details: [{ path: "executor.type", message: 'must be "http" or "client"' }],
+    });
   const group = Group.parse({
     ...input,
     id,
@@ -78,5 +82,19 @@ export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<G
       throw conflict("reserved_group_id", `"${id}" is a reserved built-in group and cannot be removed.`, { groupId: id });
     if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
     return { items: [deleteGroupItem(db, id)], result: group };
+  });
+}
+
+export const parseExecutor = (input: unknown) => parseOr(Executor, input, "invalid_executor", "The executor");
+
+/** Binds an executor to a group, built-in ones included (how an admin runs workspace tools through an http service). */
+export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Executor, now: string): Promise<Group> {
+  return catalog.change((manager) => {
+    const group = manager.getGroup(id);
+    if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+    if (executor.type === "native" && !NATIVE_GROUP_IDS.includes(id))
+      throw badRequest("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
+    const updated = Group.parse({ ...group, executor, updatedAt: now });
+    return { items: [putGroupItem(db, updated)], result: updated };
   });
 }

@@ -135,7 +135,10 @@ export namespace Tool {
         });
         const run = config
           .execute({ ...context, input: parsed.data, signal } as ToolContext<z.output<Schema>>)
-          .catch((error: unknown) => errorResult(error instanceof Error ? error.message : String(error)));
+          .catch((error: unknown) => {
+            const code = (error as { code?: unknown })?.code;
+            return errorResult(error instanceof Error ? error.message : String(error), typeof code === "string" ? { code } : undefined);
+          });
         return Promise.race([run, aborted]);
       },
     };

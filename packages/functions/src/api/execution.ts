@@ -3,14 +3,17 @@ import { z } from "zod";
 import { accessFor, visibleTools } from "@toolgate/core/access/index";
 import * as Agent from "@toolgate/core/agent/index";
 import * as Call from "@toolgate/core/call/index";
+import { guardedCall } from "@toolgate/core/guard/index";
+import * as Message from "@toolgate/core/message/index";
+import { setDisabled, setPolicy } from "@toolgate/core/policy/admin";
 import { toolgate } from "@toolgate/core/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { parseOr } from "@toolgate/core/validation";
 import { createApp, readJson } from "../http/app";
-import { principalName, requireAdmin, requireAdminOrSelf, requireSelf } from "../http/auth";
+import { principalName, requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
 import type { Principal } from "../http/auth";
 
-const HistoryQuery = z.strictObject({
+const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(Call.MAX_PAGE).default(20),
   cursor: z.string().min(1).max(2048).optional(),
 });
@@ -51,18 +54,47 @@ export function executionApp(getToolgate: () => Toolgate) {
     return c.json({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, tools: visibleTools(access) });
   });
 
-  app.post("/agents/:id/calls", requireSelf, async (c) => {
-    const toolgate = c.get("toolgate");
+  app.post("/agents/:id/calls", requireSelfCached, async (c) => {
     const principal = c.get("principal") as Extract<Principal, { kind: "agent" }>;
-    const body = await readJson(c);
-    const access = await accessFor(toolgate.db, toolgate.catalog, principal.agent);
-    return c.json(await Call.call(toolgate.db, toolgate.config, access, body));
+    const { status, body } = await guardedCall(c.get("toolgate").guard, principal.agent, await readJson(c));
+    return c.json(body, status);
   });
+
+  app.post("/agents/:id/calls/:callId/result", requireSelf, async (c) => {
+    const record = await Call.reportResult(c.get("toolgate").guard, c.req.param("id"), c.req.param("callId"), await readJson(c), new Date());
+    return c.json(record);
+  });
+
+  app.get("/agents/:id/messages", requireAdminOrSelf, async (c) => {
+    const toolgate = c.get("toolgate");
+    const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
+    const query = parseOr(PageQuery, c.req.query(), "invalid_query", "The query string");
+    return c.json(await Message.list(toolgate.db, agent.id, query.limit, query.cursor));
+  });
+
+  app.post("/calls/:callId/approve", requireAdmin, async (c) =>
+    c.json(await Call.approve(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+  );
+
+  app.post("/calls/:callId/deny", requireAdmin, async (c) =>
+    c.json(await Call.deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+  );
+
+  app.put("/tools/:name/policy", requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), await readJson(c), toolgate.now()));
+  });
+
+  for (const [path, disabled] of [["/tools/:name/disable", true], ["/tools/:name/enable", false]] as const)
+    app.post(path, requireAdmin, async (c) => {
+      const toolgate = c.get("toolgate");
+      return c.json(await setDisabled(toolgate.db, toolgate.catalog, c.req.param("name"), disabled, toolgate.now()));
+    });
 
   app.get("/agents/:id/calls", requireAdminOrSelf, async (c) => {
     const toolgate = c.get("toolgate");
     const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
-    const query = parseOr(HistoryQuery, c.req.query(), "invalid_query", "The query string");
+    const query = parseOr(PageQuery, c.req.query(), "invalid_query", "The query string");
     return c.json(await Call.history(toolgate.db, agent.id, query.limit, query.cursor));
   });
 

@@ -1,7 +1,8 @@
 import { handle } from "hono/aws-lambda";
 import { notFound } from "@toolgate/core/error";
 import { groupView } from "@toolgate/core/group/index";
-import { parseGroupId, parseGroupInput, registerGroup, unregisterGroup } from "@toolgate/core/group/register";
+import { bindExecutor, parseExecutor, parseGroupId, parseGroupInput, registerGroup, unregisterGroup } from "@toolgate/core/group/register";
+import { policyView } from "@toolgate/core/policy/admin";
 import * as Module from "@toolgate/core/module/index";
 import { toolgate } from "@toolgate/core/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
@@ -38,6 +39,12 @@ export function groupsApp(getToolgate: () => Toolgate) {
     return c.json(body, 201);
   });
 
+  app.put("/groups/:id/executor", async (c) => {
+    const toolgate = c.get("toolgate");
+    const executor = parseExecutor(await readJson(c));
+    return c.json(groupView(await bindExecutor(toolgate.db, toolgate.catalog, c.req.param("id"), executor, toolgate.now())));
+  });
+
   app.delete("/groups/:id", async (c) => {
     const { db, catalog } = c.get("toolgate");
     await unregisterGroup(db, catalog, c.req.param("id"));
@@ -45,10 +52,9 @@ export function groupsApp(getToolgate: () => Toolgate) {
   });
 
   app.get("/tools/:name", async (c) => {
-    const manager = await c.get("toolgate").catalog.current();
-    const found = manager.findTool(c.req.param("name"));
-    if (!found) throw notFound("unknown_tool", `There is no tool named "${c.req.param("name")}".`);
-    return c.json({ name: found.definition.function.name, group: found.group.id, definition: found.definition });
+    const snapshot = await c.get("toolgate").catalog.snapshot();
+    const view = policyView(snapshot, c.req.param("name"));
+    return c.json({ ...view, definition: snapshot.manager.findTool(view.name)!.definition });
   });
 
   app.get("/modules", async (c) => c.json({ modules: await Module.list(c.get("toolgate").db) }));

@@ -2,11 +2,13 @@ import { handle } from "hono/aws-lambda";
 import * as Role from "@toolgate/core/role/index";
 import { toolgate } from "@toolgate/core/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
+import { mountConsole } from "../console/mount";
 import { createApp, readJson } from "../http/app";
 import { principalName, requireAdmin } from "../http/auth";
 
 export function rolesApp(getToolgate: () => Toolgate) {
   const app = createApp(getToolgate);
+  mountConsole(app);
   app.use("/roles", requireAdmin);
   app.use("/roles/*", requireAdmin);
 

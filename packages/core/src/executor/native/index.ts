@@ -1,0 +1,74 @@
+import * as Agent from "../../agent/index";
+import type { TokenSigner } from "../../agent/token";
+import * as Artifact from "../../artifact/index";
+import type { Db } from "../../dynamo/client";
+import type { Catalog } from "../../group/catalog";
+import { BUILTIN_GROUPS } from "../../group/builtin";
+import { createId } from "../../id";
+import * as Message from "../../message/index";
+import * as Role from "../../role/index";
+import { BuiltinParameters } from "../../tool/builtin-parameters";
+import type { BuiltinArguments, BuiltinToolName } from "../../tool/builtin-parameters";
+import type { z } from "zod";
+import { ToolRegistry } from "../../tool/registry";
+import { jsonResult, Tool } from "../../tool/tool";
+import type { ToolContext, ToolResult } from "../../tool/tool";
+
+export type NativeServices = { db: Db; catalog: Catalog; tokens: TokenSigner; now: () => string };
+
+const descriptions = new Map(BUILTIN_GROUPS.flatMap((group) => group.tools.map((tool) => [tool.function.name, tool.function.description])));
+
+/** A native tool: its name, schema and description are the built-in definition's, so agents see exactly what runs. */
+function native<Name extends BuiltinToolName>(name: Name, execute: (context: ToolContext<BuiltinArguments<Name>>) => Promise<ToolResult>) {
+  const parameters = BuiltinParameters[name] as unknown as z.ZodType<BuiltinArguments<Name>>;
+  return Tool.define({ name, description: descriptions.get(name) ?? name, parameters, execute, metadata: { category: "native" } });
+}
+
+/** org_management and artifact, run inside toolgate on behalf of the calling agent. */
+export function nativeTools(services: NativeServices): ToolRegistry {
+  const { db, catalog, tokens, now } = services;
+  const registry = new ToolRegistry();
+  const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
+
+  registry.register(native("find_role_by_name", async ({ input }) => jsonResult(await roleView(await Role.getByName(db, input.name)))));
+  registry.register(native("create_role", async ({ input, sessionID }) => jsonResult(await Role.create(db, catalog, input, sessionID, now()))));
+  registry.register(
+    native("spawn_agent", async ({ input, sessionID }) => {
+      const { agent } = await Agent.create(db, tokens, input, sessionID, now());
+      return jsonResult({ agentId: agent.id });
+    }),
+  );
+  registry.register(
+    native("spawn_agent_with_task", async ({ input, sessionID }) => {
+      const { task, ...agentInput } = input;
+      const { agent } = await Agent.create(db, tokens, agentInput, sessionID, now());
+      const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
+      return jsonResult({ agentId: agent.id, messageId: message.messageId });
+    }),
+  );
+  registry.register(
+    native("terminate_agent", async ({ input }) => {
+      const agent = await Agent.terminate(db, input.agentId, now());
+      return jsonResult({ agentId: agent.id, status: agent.status });
+    }),
+  );
+  registry.register(
+    native("send_message", async ({ input, sessionID }) => {
+      const message = await Message.send(db, sessionID, input.to, input.content, now());
+      return jsonResult({ messageId: message.messageId });
+    }),
+  );
+  registry.register(
+    native("put_artifact", async ({ input, sessionID }) => {
+      const artifact = await Artifact.put(db, input, sessionID, now());
+      return jsonResult({ artifactId: artifact.artifactId });
+    }),
+  );
+  registry.register(
+    native("get_artifact", async ({ input }): Promise<ToolResult> => {
+      const { artifactId, name, mimeType, content } = await Artifact.get(db, input.artifactId);
+      return jsonResult({ artifactId, name, mimeType, content });
+    }),
+  );
+  return registry;
+}

@@ -1,0 +1,64 @@
+import { ToolgateError } from "../error";
+import type { CallRecord, ToolResult } from "../call/schema";
+import { storedResult } from "../call/redact";
+import type { Db } from "../dynamo/client";
+import { settleCall } from "../dynamo/calls";
+import { runHttpExecutor } from "../executor/http";
+import type { Executor } from "../group/index";
+import type { ToolRegistry } from "../tool/registry";
+import { retentionExpiry } from "./settings";
+import type { GuardSettings } from "./settings";
+
+export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
+
+const timedOut = (tool: string, timeoutMs: number) =>
+  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
+
+async function execute(
+  executor: Executor,
+  natives: ToolRegistry,
+  record: CallRecord,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<ToolResult> {
+  if (executor.type === "http")
+    return runHttpExecutor(executor, { callId: record.callId, tool: record.tool, arguments: args, agentId: record.agentId, roleId: record.roleId }, timeoutMs);
+  if (executor.type === "native") {
+    const tool = natives.get(record.tool);
+    if (!tool) throw new ToolgateError(501, "no_executor", `toolgate has no native implementation of "${record.tool}".`, { recoverable: false });
+    const signal = AbortSignal.timeout(timeoutMs);
+    const result = await natives.execute(record.tool, args, { callId: record.callId, sessionID: record.agentId, signal });
+    if (signal.aborted) throw timedOut(record.tool, timeoutMs);
+    return { content: result.content, type: result.type, ...(result.metadata ? { metadata: result.metadata } : {}) };
+  }
+  throw new ToolgateError(409, "client_executed", `The tool "${record.tool}" runs in the agent's runtime, not in toolgate.`);
+}
+
+/** Runs an admitted call with its executor, records the outcome once, and answers as the caller should see it. */
+export async function runAndSettle(
+  db: Db,
+  settings: GuardSettings,
+  natives: ToolRegistry,
+  executor: Executor,
+  running: CallRecord,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<RunOutcome> {
+  const started = Date.now();
+  let result: ToolResult | undefined;
+  let failure: ToolgateError | undefined;
+  try {
+    result = await execute(executor, natives, running, args, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof ToolgateError)) throw error;
+    failure = error;
+  }
+  const finished = new Date();
+  const timing = { finishedAt: finished.toISOString(), durationMs: finished.getTime() - started };
+  const settled: CallRecord = result
+    ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result) }
+    : { ...running, ...timing, status: failure!.code === "tool_timeout" ? "timed_out" : "error", error: { code: failure!.code, message: failure!.message } };
+  await settleCall(db, settled, "running", { expiresAt: retentionExpiry(settings, new Date(Date.parse(running.startedAt))) });
+  if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
+  return { callId: running.callId, status: settled.status as RunOutcome["status"], result: result! };
+}

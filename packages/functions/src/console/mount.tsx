@@ -1,0 +1,67 @@
+import type { Context, Env, Hono } from "hono";
+import { html } from "hono/html";
+import { CLIENT_SCRIPT } from "./client";
+import { ConsoleDocument } from "./pages";
+import type { ConsolePage } from "./pages";
+import { STYLES } from "./styles";
+
+export const CONSOLE_SECURITY_HEADERS = {
+  "Content-Security-Policy": [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; "),
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+} as const;
+
+/**
+ * Relative path from the page's URL back to where the API is mounted, so links, assets and API calls
+ * keep working when the API is served under a prefix (a stage or a custom domain's base path).
+ */
+export const rootFromPath = (path: string) => "../".repeat(Math.max(0, path.split("/").length - 2)) || "./";
+
+function pageFor(path: string): ConsolePage {
+  if (path === "/console" || path === "/console/") return { kind: "roles" };
+  if (path === "/console/groups") return { kind: "groups" };
+  const role = path.match(/^\/console\/roles\/([^/]+)$/);
+  const roleId = role && safeDecode(role[1]!);
+  return roleId ? { kind: "role", roleId } : { kind: "not-found" };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function renderPage(c: Context) {
+  const page = pageFor(c.req.path);
+  const document = html`<!doctype html>${<ConsoleDocument page={page} root={rootFromPath(c.req.path)} />}`;
+  return c.html(document, page.kind === "not-found" ? 404 : 200, { "Cache-Control": "no-store" });
+}
+
+/** The role console: public HTML, CSS and a small script under /console; all data comes from the JSON API. */
+export function mountConsole<E extends Env>(app: Hono<E>) {
+  for (const path of ["/console", "/console/*"])
+    app.use(path, async (c, next) => {
+      await next();
+      for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) c.res.headers.set(name, value);
+    });
+  app.get("/console/app.js", (c) =>
+    c.body(CLIENT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }),
+  );
+  app.get("/console/app.css", (c) => c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" }));
+  app.get("/console", renderPage);
+  app.get("/console/*", renderPage);
+  return app;
+}

@@ -1,0 +1,198 @@
+import type { Child } from "hono/jsx";
+
+export type ConsolePage = { kind: "roles" } | { kind: "role"; roleId: string } | { kind: "groups" } | { kind: "not-found" };
+
+/** The console's pages hold no data: the client script fetches it from the API with the admin token the person signs in with. */
+export function ConsoleDocument({ page, root }: { page: ConsolePage; root: string }) {
+  const href = (path: string) => `${root}console${path}`;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{`${TITLES[page.kind]} · toolgate console`}</title>
+        <link rel="icon" href="data:," />
+        <link rel="stylesheet" href={href("/app.css")} />
+        <script src={href("/app.js")} defer></script>
+      </head>
+      <body data-page={page.kind} data-root={root} data-role-id={page.kind === "role" ? page.roleId : undefined}>
+        <a class="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header class="top-bar">
+          <div class="top-bar-inner">
+            <a class="brand" href={href("")}>
+              toolgate <span class="brand-sub">role console</span>
+            </a>
+            <nav id="nav" aria-label="Console" hidden>
+              <ul>
+                <li>
+                  <a href={href("")} aria-current={page.kind === "roles" ? "page" : page.kind === "role" ? "true" : undefined}>
+                    Roles
+                  </a>
+                </li>
+                <li>
+                  <a href={href("/groups")} aria-current={page.kind === "groups" ? "page" : undefined}>
+                    Groups
+                  </a>
+                </li>
+                <li>
+                  <button type="button" id="sign-out" class="button-quiet">
+                    Sign out
+                  </button>
+                </li>
+              </ul>
+            </nav>
+          </div>
+        </header>
+        <main id="main" tabindex={-1}>
+          <noscript>
+            <p class="message message-error">The role console needs JavaScript: it loads the roles from the API in your browser.</p>
+          </noscript>
+          <SignIn />
+          <div id="page" hidden>
+            {PAGES[page.kind](href)}
+          </div>
+        </main>
+      </body>
+    </html>
+  );
+}
+
+const TITLES: Record<ConsolePage["kind"], string> = {
+  roles: "Roles",
+  role: "Role",
+  groups: "Tool groups",
+  "not-found": "Page not found",
+};
+
+function SignIn() {
+  return (
+    <section id="sign-in" class="panel narrow" aria-labelledby="sign-in-title" hidden>
+      <h1 id="sign-in-title">Sign in</h1>
+      <p>
+        Sign in with toolgate's admin token. It stays in this browser tab only and is sent to the API as a bearer token; closing the tab
+        or choosing "Sign out" forgets it.
+      </p>
+      <p id="sign-in-notice" class="message message-info" role="status"></p>
+      <form id="sign-in-form" method="post" novalidate>
+        <div class="field">
+          <label for="admin-token">Admin token</label>
+          <input id="admin-token" name="admin-token" type="password" autocomplete="off" aria-describedby="sign-in-error" />
+        </div>
+        <p id="sign-in-error" class="message message-error" role="alert"></p>
+        <button type="submit" class="button-primary">
+          Sign in
+        </button>
+      </form>
+    </section>
+  );
+}
+
+const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Child> = {
+  roles: () => (
+    <section aria-labelledby="roles-title">
+      <h1 id="roles-title">Roles</h1>
+      <p class="lead">Open a role to see the tool groups its agents may use and to change them.</p>
+      <p id="load-status" class="message" role="status"></p>
+      <ul id="role-list" class="role-list"></ul>
+    </section>
+  ),
+  role: (href) => (
+    <>
+      <p class="back">
+        <a href={href("")}>← All roles</a>
+      </p>
+      <p id="load-status" class="message" role="status"></p>
+      <article id="role" aria-labelledby="role-name" hidden>
+        <h1 id="role-name"></h1>
+        <dl class="meta">
+          <div>
+            <dt>Id</dt>
+            <dd>
+              <code id="role-id"></code>
+            </dd>
+          </div>
+          <div>
+            <dt>Version</dt>
+            <dd id="role-version"></dd>
+          </div>
+          <div>
+            <dt>Last changed</dt>
+            <dd id="role-updated"></dd>
+          </div>
+        </dl>
+        <h2>Prompt</h2>
+        <p id="role-prompt" class="prompt"></p>
+        <h2 id="groups-title">Tool groups</h2>
+        <p id="root-note" class="message message-info" hidden>
+          The root role is read-only: its tool groups are fixed to org_management, because root only organises work (finds and creates
+          roles, spawns agents) and does no task itself.
+        </p>
+        <p id="groups-summary" class="message message-info" aria-live="polite"></p>
+        <form id="groups-form" novalidate>
+          <fieldset>
+            <legend>Groups this role's agents may use</legend>
+            <p class="hint">
+              Tick the groups the role's agents need: they see only those groups' tools. Leaving every box unticked means the role uses all
+              tool groups, including ones registered later.
+            </p>
+            <ul id="group-options" class="group-options"></ul>
+          </fieldset>
+          <fieldset id="unavailable" hidden>
+            <legend>No longer registered</legend>
+            <p class="hint">
+              The role still names these groups, but nothing provides them now, so its agents get no tools from them. Untick them to
+              remove them from the role: saving with one ticked is refused.
+            </p>
+            <ul id="unavailable-options" class="group-options"></ul>
+          </fieldset>
+          <div class="save-bar" id="save-actions">
+            <p id="save-status" class="message message-ok" role="status"></p>
+            <div id="save-problem" class="message message-error" role="alert" hidden>
+              <p id="save-error"></p>
+              <button type="button" id="reload">
+                Reload
+              </button>
+            </div>
+            <button type="submit" id="save" class="button-primary">
+              Save
+            </button>
+          </div>
+        </form>
+        <dialog id="clear-all" role="dialog" aria-labelledby="clear-all-title" aria-describedby="clear-all-text">
+          <h2 id="clear-all-title">Use all tool groups?</h2>
+          <p id="clear-all-text">
+            No group is ticked. If you save this, the role names no tool groups and all tool groups will then apply: its agents see every
+            group registered now and every group registered later.
+          </p>
+          <div class="actions">
+            <button type="button" id="clear-all-confirm" class="button-primary">
+              Use all groups
+            </button>
+            <button type="button" id="clear-all-cancel">
+              Cancel
+            </button>
+          </div>
+        </dialog>
+      </article>
+    </>
+  ),
+  groups: () => (
+    <section aria-labelledby="groups-page-title">
+      <h1 id="groups-page-title">Tool groups</h1>
+      <p class="lead">Every tool group registered now: where it comes from and the tools it holds.</p>
+      <p id="load-status" class="message" role="status"></p>
+      <ul id="group-list" class="group-list"></ul>
+    </section>
+  ),
+  "not-found": (href) => (
+    <section aria-labelledby="not-found-title">
+      <h1 id="not-found-title">Page not found</h1>
+      <p>
+        The console has no page here. <a href={href("")}>Go to the roles</a>.
+      </p>
+    </section>
+  ),
+};

@@ -1,0 +1,64 @@
+import { access, mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+const CHROMIUM = "/usr/bin/chromium";
+export const RESULTS_DIR = resolve(import.meta.dirname, "../../test-results");
+
+/** Debian's chromium, headless, with a fresh profile (Playwright gives every launch its own user data dir). */
+export async function launchChromium(): Promise<Browser> {
+  await access(CHROMIUM).catch(() => {
+    throw new Error(`The browser tests drive Debian's chromium at ${CHROMIUM}: install it with "apt-get install -y chromium".`);
+  });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export const screenshotPath = (name: string) => join(RESULTS_DIR, `${name.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-|-$/g, "")}.png`);
+
+export type PageProblems = { pageErrors: string[]; securityViolations: string[] };
+
+/**
+ * Runs `body` in a fresh browser context (its own sessionStorage) and, when it fails, saves a
+ * full-page screenshot under test-results/ before the context closes. Script errors and CSP
+ * violations fail the test too.
+ */
+export async function withPage(
+  browser: Browser,
+  name: string,
+  body: (page: Page, context: BrowserContext) => Promise<void>,
+  viewport = { width: 1280, height: 900 },
+): Promise<void> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: PageProblems = { pageErrors: [], securityViolations: [] };
+  page.on("pageerror", (error) => problems.pageErrors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text())) problems.securityViolations.push(message.text());
+  });
+  try {
+    await body(page, context);
+    if (problems.pageErrors.length || problems.securityViolations.length)
+      throw new Error(`The page reported problems: ${JSON.stringify(problems, null, 2)}`);
+  } catch (error) {
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const path = screenshotPath(name);
+    await page.screenshot({ path, fullPage: true }).catch(() => {});
+    if (error instanceof Error) error.message += `\n(screenshot: ${path})`;
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
