@@ -44,7 +44,7 @@ export function api(toolgate: Toolgate) {
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined) headers["content-type"] = "application/json";
     const app = route(method, new URL(path, "http://toolgate.test").pathname);
-    if (!app) return { status: 404, body: { error: "not_found" }, headers: new Headers() };
+    if (!app) return { status: 404, body: { error: "not_found", message: `There is no route ${method} ${path}.` }, headers: new Headers() };
     const response = await app.fetch(new Request(new URL(path, "http://toolgate.test"), { method, headers, body }));
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };

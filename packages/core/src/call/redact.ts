@@ -35,16 +35,29 @@ function cutToBytes(text: string, maxBytes: number) {
   return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
 }
 
+/** DynamoDB nests maps and lists 32 levels deep at most; the call record itself takes a few. */
+export const MAX_STORED_DEPTH = 24;
+
+export function depthOf(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let deepest = 0;
+  for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner));
+  return deepest + 1;
+}
+
+/** Arguments as the call record keeps them: redacted, and as JSON text (cut to 16 KiB) when too large or too deep to store as is. */
 export function storedArguments(args: unknown): { arguments: unknown; argumentsTruncated?: true } {
   const redacted = redact(args);
   const text = JSON.stringify(redacted) ?? "null";
-  if (byteLength(text) <= MAX_STORED_BYTES) return { arguments: redacted };
-  return { arguments: cutToBytes(text, MAX_STORED_BYTES), argumentsTruncated: true };
+  const fits = byteLength(text) <= MAX_STORED_BYTES;
+  if (fits && depthOf(redacted) <= MAX_STORED_DEPTH) return { arguments: redacted };
+  return fits ? { arguments: text } : { arguments: cutToBytes(text, MAX_STORED_BYTES), argumentsTruncated: true };
 }
 
 export function storedResult(result: ToolResult): ToolResult & { truncated?: true } {
-  if (byteLength(JSON.stringify(result)) <= MAX_STORED_BYTES) return result;
   const { metadata: _metadata, ...withoutMetadata } = result;
+  if (result.metadata && depthOf(result.metadata) > MAX_STORED_DEPTH) return storedResult(withoutMetadata);
+  if (byteLength(JSON.stringify(result)) <= MAX_STORED_BYTES) return result;
   const stored = (content: string) => ({ ...withoutMetadata, content, truncated: true as const });
   const fits = (content: string) => byteLength(JSON.stringify(stored(content))) <= MAX_STORED_BYTES;
   let low = 0;

@@ -88,7 +88,8 @@ export async function listCalls(
 
 export async function getPendingArguments(db: Db, callId: string): Promise<{ agentId: string; arguments?: Record<string, unknown> } | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.callRef(callId), ConsistentRead: true }));
-  return Item ? { agentId: String(Item.agentId), ...(Item.arguments ? { arguments: Item.arguments as Record<string, unknown> } : {}) } : undefined;
+  if (!Item) return undefined;
+  return { agentId: String(Item.agentId), ...(typeof Item.arguments === "string" ? { arguments: JSON.parse(Item.arguments) as Record<string, unknown> } : {}) };
 }
 
 /** Drops the unredacted arguments kept for an approval once it is answered; the reference to the agent stays until it expires. */

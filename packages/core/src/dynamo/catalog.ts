@@ -30,7 +30,7 @@ export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overr
       }),
     );
     for (const item of page.Items ?? []) {
-      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(Group.parse(item.group));
+      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(Group.parse(JSON.parse(String(item.group))));
       else if (String(item.sk).startsWith(POLICY_SK_PREFIX)) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
     }
     cursor = page.LastEvaluatedKey;
@@ -53,8 +53,9 @@ const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({
   },
 });
 
+/** Groups are stored as JSON text: tool schemas may nest deeper than DynamoDB's 32 levels of maps. */
 export const putGroupItem = (db: Db, group: Group): TransactItem => ({
-  Put: { TableName: db.table, Item: { ...Keys.group(group.id), group } },
+  Put: { TableName: db.table, Item: { ...Keys.group(group.id), ...(group.module ? { module: group.module } : {}), group: JSON.stringify(group) } },
 });
 
 export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string): TransactItem => ({
@@ -64,8 +65,8 @@ export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string):
     ...(onlyIfModule === undefined
       ? { ConditionExpression: "attribute_exists(pk)" }
       : {
-          ConditionExpression: "attribute_exists(pk) AND #group.#module = :module",
-          ExpressionAttributeNames: { "#group": "group", "#module": "module" },
+          ConditionExpression: "attribute_exists(pk) AND #module = :module",
+          ExpressionAttributeNames: { "#module": "module" },
           ExpressionAttributeValues: { ":module": onlyIfModule },
         }),
   },

@@ -82,7 +82,7 @@ export async function writeAdmission(db: Db, write: AdmissionWrite): Promise<voi
           ...Keys.callRef(record.callId),
           ...expiryIndex(Keys.callRef(record.callId).pk, write.expiresAt),
           agentId: agent.id,
-          arguments: write.pendingArguments,
+          arguments: JSON.stringify(write.pendingArguments),
           expiresAt: write.expiresAt,
         },
       },

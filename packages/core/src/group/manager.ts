@@ -26,12 +26,12 @@ export class ToolGroupManager {
     return this.reservedIds.has(groupId);
   }
 
-  /** Checks a registration against the catalog without changing it. */
-  check(group: Group): RegisterResult {
+  /** Checks a registration against the catalog without changing it; `replacing` names a group it takes the place of. */
+  check(group: Group, replacing?: string): RegisterResult {
     if (this.isReserved(group.id) && group.source !== "builtin") return { ok: false, error: "reserved_group_id" };
     for (const tool of group.tools) {
       const owner = this.toolToGroup.get(tool.function.name.toLowerCase());
-      if (owner !== undefined && owner !== group.id)
+      if (owner !== undefined && owner !== group.id && owner !== replacing)
         return { ok: false, error: "tool_name_conflict", toolName: tool.function.name, owner };
     }
     const replaced = this.groups.has(group.id);

@@ -10,7 +10,10 @@ import type { ToolGroupManager } from "./manager";
 import { Name } from "../tool/definition";
 import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 
-export type Registration = { source: GroupSource; module?: string; now: string };
+export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string };
+
+/** DynamoDB items stop at 400 KB; the rest of the item needs a little room. */
+export const MAX_GROUP_BYTES = 350 * 1024;
 
 export type RegisterOutcome = { group: Group; replaced: boolean; warning?: "duplicate_group_id" };
 
@@ -49,7 +52,13 @@ export function planRegistration(
     registeredAt: existing?.registeredAt ?? registration.now,
     updatedAt: registration.now,
   });
-  const checked = manager.check(group);
+  const size = Buffer.byteLength(JSON.stringify(group), "utf8");
+  if (size > MAX_GROUP_BYTES)
+    throw badRequest("invalid_group_def", `The group definition is ${Math.ceil(size / 1024)} KiB; a group can be at most ${MAX_GROUP_BYTES / 1024} KiB. Split it or shorten its descriptions and schemas.`, {
+      details: [{ path: "tools", message: `the group is ${Math.ceil(size / 1024)} KiB, over the ${MAX_GROUP_BYTES / 1024} KiB limit` }],
+    });
+  const replacing = registration.replacing && manager.getGroup(registration.replacing)?.module === registration.module ? registration.replacing : undefined;
+  const checked = manager.check(group, replacing);
   if (!checked.ok && checked.error === "reserved_group_id")
     throw reserved(id);
   if (!checked.ok)
@@ -71,7 +80,9 @@ export function registerGroup(
 ): Promise<RegisterOutcome> {
   return catalog.change((manager) => {
     const outcome = planRegistration(manager, id, input, registration);
-    return { items: [putGroupItem(db, outcome.group), ...extraItems], result: outcome };
+    const replaced = registration.replacing && registration.replacing !== id ? manager.getGroup(registration.replacing) : undefined;
+    const removeReplaced = replaced && replaced.module === registration.module ? [deleteGroupItem(db, replaced.id, registration.module)] : [];
+    return { items: [putGroupItem(db, outcome.group), ...removeReplaced, ...extraItems], result: outcome };
   });
 }
 

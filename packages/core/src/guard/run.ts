@@ -58,7 +58,8 @@ export async function runAndSettle(
   const settled: CallRecord = result
     ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result) }
     : { ...running, ...timing, status: failure!.code === "tool_timeout" ? "timed_out" : "error", error: { code: failure!.code, message: failure!.message } };
-  await settleCall(db, settled, "running", { expiresAt: retentionExpiry(settings, new Date(Date.parse(running.startedAt))) });
+  const recorded = await settleCall(db, settled, "running", { expiresAt: retentionExpiry(settings, new Date(Date.parse(running.startedAt))) });
+  if (!recorded) failure = timedOut(running.tool, timeoutMs);
   if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
   return { callId: running.callId, status: settled.status as RunOutcome["status"], result: result! };
 }

@@ -89,7 +89,15 @@ async function load(
   }
   const target = parsed.data!.toolGroupId ?? module;
   try {
-    const outcome = await registerGroup(db, catalog, target, input.data, { source: "module", module, now }, stateItems({ status: "loaded", groupId: target }));
+    const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
+    const outcome = await registerGroup(
+      db,
+      catalog,
+      target,
+      input.data,
+      { source: "module", module, now, ...(replacing ? { replacing } : {}) },
+      stateItems({ status: "loaded", groupId: target }),
+    );
     return { outcome: "loaded", module, version, groupId: target, ...(outcome.warning ? { warning: outcome.warning } : {}) };
   } catch (error) {
     if (error instanceof ToolgateError) return reject(error.toBody());

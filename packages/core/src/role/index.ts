@@ -88,7 +88,28 @@ const versionConflict = (expected: number, current: number) =>
 
 export type UpdateOutcome = { role: RoleView; notice?: "default_all_tool_groups" };
 
+const UNCONDITIONAL_ATTEMPTS = 8;
+
+/** Applies a partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is retried. */
 export async function update(
+  db: Db,
+  catalog: Catalog,
+  id: string,
+  input: unknown,
+  ifMatch: number | undefined,
+  now: string,
+): Promise<UpdateOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await updateOnce(db, catalog, id, input, ifMatch, now);
+    } catch (error) {
+      const unconditional = ifMatch === undefined && (input as { version?: unknown } | null)?.version === undefined;
+      if (!(error instanceof ToolgateError && error.code === "version_conflict" && unconditional) || attempt >= UNCONDITIONAL_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function updateOnce(
   db: Db,
   catalog: Catalog,
   id: string,

@@ -8,6 +8,17 @@ import type { Principal } from "./auth";
 export type Env = { Variables: { toolgate: Toolgate; principal: Principal } };
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Ids become DynamoDB keys (at most 1,024 bytes for a sort key); no id toolgate issues comes near this. */
+const MAX_PATH_SEGMENT_BYTES = 256;
+
+const overlongSegment = (path: string) =>
+  path.split("/").some((segment) => {
+    try {
+      return Buffer.byteLength(decodeURIComponent(segment), "utf8") > MAX_PATH_SEGMENT_BYTES;
+    } catch {
+      return true;
+    }
+  });
 
 const errorBody = (c: Context, error: ToolgateError) => c.json(error.toBody(), error.status);
 
@@ -18,6 +29,11 @@ export function createApp(getToolgate: () => Toolgate) {
     const toolgate = getToolgate();
     await toolgate.ready();
     c.set("toolgate", toolgate);
+    await next();
+  });
+  app.use(async (c, next) => {
+    if (overlongSegment(c.req.path))
+      throw new ToolgateError(400, "invalid_path", `A part of the path is longer than ${MAX_PATH_SEGMENT_BYTES} bytes or badly encoded; no id or name is.`);
     await next();
   });
   app.use(

@@ -1,0 +1,56 @@
+import { expect, test } from "vitest";
+import type { Db } from "../dynamo/client";
+import { GuardCaches } from "./caches";
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const caches = () => new GuardCaches(undefined as unknown as Db);
+
+test("GuardCaches.exclusive - runs the work of one agent one at a time, in arrival order", async () => {
+  const cache = caches();
+  const events: string[] = [];
+  const work = (name: string, ms: number) => async () => {
+    events.push(`start ${name}`);
+    await sleep(ms);
+    events.push(`end ${name}`);
+    return name;
+  };
+  const results = await Promise.all([cache.exclusive("a", work("1", 30)), cache.exclusive("a", work("2", 5)), cache.exclusive("a", work("3", 1))]);
+  expect(results).toEqual(["1", "2", "3"]);
+  expect(events).toEqual(["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
+});
+
+test("GuardCaches.exclusive - different agents do not wait for each other", async () => {
+  const cache = caches();
+  const events: string[] = [];
+  await Promise.all([
+    cache.exclusive("a", async () => {
+      events.push("start a");
+      await sleep(30);
+      events.push("end a");
+    }),
+    cache.exclusive("b", async () => {
+      events.push("start b");
+      events.push("end b");
+    }),
+  ]);
+  expect(events).toEqual(["start a", "start b", "end b", "end a"]);
+});
+
+test("GuardCaches.exclusive - a failing piece of work rejects its caller only and does not block the next", async () => {
+  const cache = caches();
+  const failing = cache.exclusive("a", async () => {
+    throw new Error("boom");
+  });
+  const next = cache.exclusive("a", async () => "ok");
+  await expect(failing).rejects.toThrow("boom");
+  await expect(next).resolves.toBe("ok");
+});
+
+test("GuardCaches.guardState - remembers and forgets an agent's state without a read", async () => {
+  const cache = caches();
+  const state = { seq: 3, last: null, rates: {} };
+  cache.rememberGuardState("a", state);
+  await expect(cache.guardState("a")).resolves.toBe(state);
+  cache.forgetGuardState("a");
+  await expect(cache.guardState("a")).rejects.toThrow();
+});

@@ -1,0 +1,137 @@
+import { expect, test } from "vitest";
+import type { ToolDefinition, ToolPolicy } from "../tool/definition";
+import { effectivePolicy, needsConfirmation, permissionProblem } from "./index";
+import type { PolicyOverride } from "./index";
+
+type Subject = { role: string; department: string | null; level: number | null };
+
+const allowed = (policy: ToolPolicy, subject: Subject) =>
+  permissionProblem(policy, { name: subject.role }, { department: subject.department, level: subject.level }) === null;
+
+const anyone: Subject = { role: "Writer", department: "sales", level: 3 };
+
+test("permissionProblem - an empty policy lets every agent use the tool, even with no department or level", () => {
+  expect(allowed({}, anyone)).toBe(true);
+  expect(allowed({}, { role: "x", department: null, level: null })).toBe(true);
+  expect(allowed({ allowedRoles: [], allowedDepartments: [] }, { role: "x", department: null, level: null })).toBe(true);
+});
+
+test("permissionProblem - allowedRoles matches the role name in any case", () => {
+  const cases: Array<[string[], string, boolean]> = [
+    [["Reviewer"], "Reviewer", true],
+    [["Reviewer"], "reviewer", true],
+    [["reviewer"], "REVIEWER", true],
+    [["Data Analyst", "reviewer"], "data analyst", true],
+    [["Reviewer"], "Writer", false],
+    [["Reviewer"], "Reviewers", false],
+    [["Reviewer"], "Review", false],
+  ];
+  for (const [allowedRoles, role, expected] of cases)
+    expect(allowed({ allowedRoles }, { ...anyone, role }), `${JSON.stringify(allowedRoles)} vs ${role}`).toBe(expected);
+});
+
+test("permissionProblem - allowedDepartments needs the agent's department among them; a missing department is refused", () => {
+  const cases: Array<[string | null, boolean]> = [
+    ["finance", true],
+    ["legal", true],
+    ["sales", false],
+    [null, false],
+  ];
+  for (const [department, expected] of cases)
+    expect(allowed({ allowedDepartments: ["finance", "legal"] }, { ...anyone, department }), String(department)).toBe(expected);
+});
+
+test("permissionProblem - minLevel needs a level at or above it; a missing level is refused", () => {
+  const cases: Array<[number | null, boolean]> = [
+    [5, true],
+    [6, true],
+    [4, false],
+    [0, false],
+    [null, false],
+  ];
+  for (const [level, expected] of cases) expect(allowed({ minLevel: 5 }, { ...anyone, level }), String(level)).toBe(expected);
+  expect(allowed({ minLevel: 0 }, { ...anyone, level: 0 })).toBe(true);
+  expect(allowed({ minLevel: 0 }, { ...anyone, level: null })).toBe(false);
+});
+
+test("permissionProblem - every rule must pass together", () => {
+  const policy: ToolPolicy = { allowedRoles: ["ops"], allowedDepartments: ["infra"], minLevel: 2 };
+  expect(allowed(policy, { role: "Ops", department: "infra", level: 2 })).toBe(true);
+  expect(allowed(policy, { role: "dev", department: "infra", level: 2 })).toBe(false);
+  expect(allowed(policy, { role: "ops", department: "web", level: 2 })).toBe(false);
+  expect(allowed(policy, { role: "ops", department: "infra", level: 1 })).toBe(false);
+});
+
+test("permissionProblem - the reason names what failed and what the agent has", () => {
+  expect(permissionProblem({ allowedRoles: ["auditor"] }, { name: "intern" }, { department: null, level: null })).toMatch(
+    /auditor.*"intern"/,
+  );
+  expect(permissionProblem({ allowedDepartments: ["finance"] }, { name: "a" }, { department: null, level: null })).toMatch(
+    /finance.*not set/,
+  );
+  expect(permissionProblem({ allowedDepartments: ["finance"] }, { name: "a" }, { department: "sales", level: null })).toMatch(
+    /finance.*"sales"/,
+  );
+  expect(permissionProblem({ minLevel: 4 }, { name: "a" }, { department: null, level: null })).toMatch(/level 4.*not set/);
+  expect(permissionProblem({ minLevel: 4 }, { name: "a" }, { department: null, level: 1 })).toMatch(/level 4.*1/);
+});
+
+const definition = (policy?: ToolPolicy): ToolDefinition => ({
+  type: "function",
+  function: { name: "t", description: "A tool.", parameters: { type: "object", properties: {} } },
+  ...(policy ? { "x-toolgate": policy } : {}),
+});
+
+const override = (fields: Omit<PolicyOverride, "updatedAt">): PolicyOverride => ({ ...fields, updatedAt: "2024-01-01T00:00:00.000Z" });
+
+test("effectivePolicy - is the definition's x-toolgate, enabled, when there is no override", () => {
+  expect(effectivePolicy(definition(), undefined)).toEqual({ disabled: false });
+  expect(effectivePolicy(definition({ dangerous: true, rateLimit: { perMinute: 2 } }), undefined)).toEqual({
+    dangerous: true,
+    rateLimit: { perMinute: 2 },
+    disabled: false,
+  });
+});
+
+test("effectivePolicy - an override wins field by field and keeps the fields it does not name", () => {
+  const base = definition({ dangerous: true, timeoutMs: 1000, rateLimit: { perMinute: 2 }, tags: ["a"] });
+  expect(effectivePolicy(base, override({ policy: { dangerous: false, minLevel: 3 } }))).toEqual({
+    dangerous: false,
+    timeoutMs: 1000,
+    rateLimit: { perMinute: 2 },
+    tags: ["a"],
+    minLevel: 3,
+    disabled: false,
+  });
+  expect(effectivePolicy(base, override({ policy: { rateLimit: { perHour: 10 } } })).rateLimit).toEqual({ perHour: 10 });
+});
+
+test("effectivePolicy - disabled comes from the override alone and does not drop the policy", () => {
+  const base = definition({ requireConfirmation: true });
+  expect(effectivePolicy(base, override({ disabled: true }))).toEqual({ requireConfirmation: true, disabled: true });
+  expect(effectivePolicy(base, override({ disabled: false, policy: { strict: true } }))).toEqual({
+    requireConfirmation: true,
+    strict: true,
+    disabled: false,
+  });
+  expect(effectivePolicy(base, override({ policy: {} })).disabled).toBe(false);
+});
+
+test("effectivePolicy - does not mutate the definition", () => {
+  const base = definition({ dangerous: true });
+  effectivePolicy(base, override({ policy: { dangerous: false }, disabled: true }));
+  expect(base["x-toolgate"]).toEqual({ dangerous: true });
+});
+
+test("needsConfirmation - dangerous or requireConfirmation, and nothing else", () => {
+  const cases: Array<[ToolPolicy, boolean]> = [
+    [{}, false],
+    [{ dangerous: true }, true],
+    [{ requireConfirmation: true }, true],
+    [{ dangerous: true, requireConfirmation: false }, true],
+    [{ dangerous: false, requireConfirmation: true }, true],
+    [{ dangerous: false, requireConfirmation: false }, false],
+    [{ rateLimit: { perMinute: 1 }, minLevel: 9, strict: true }, false],
+  ];
+  for (const [policy, expected] of cases) expect(needsConfirmation(policy), JSON.stringify(policy)).toBe(expected);
+});

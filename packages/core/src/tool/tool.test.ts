@@ -1,0 +1,198 @@
+import { expect, test } from "vitest";
+import { z } from "zod";
+import { ToolDefinition } from "./definition";
+import { DEFAULT_TOOL_TIMEOUT_MS, errorResult, jsonResult, Tool, ToolConfigError } from "./tool";
+import type { ToolContext, ToolInfo, ToolResult } from "./tool";
+import { ToolRegistry } from "./registry";
+
+const echo = (overrides: Partial<Parameters<typeof Tool.define>[0]> = {}) =>
+  Tool.define({
+    name: "echo",
+    description: "Echo the text back.",
+    parameters: z.object({ text: z.string().min(1), times: z.number().int().min(1).default(1) }),
+    execute: async ({ input }) => ({ content: input.text.repeat(input.times), type: "text" }),
+    ...overrides,
+  });
+
+function context(tool: ToolInfo, input: unknown, extra: Partial<ToolContext<unknown>> = {}): ToolContext<unknown> {
+  return {
+    callId: "call_1",
+    sessionID: "agt_1",
+    input,
+    metadata: () => {},
+    signal: new AbortController().signal,
+    tool,
+    registry: new ToolRegistry(),
+    ...extra,
+  };
+}
+
+const configError = (config: unknown) => {
+  try {
+    Tool.define(config as Parameters<typeof Tool.define>[0]);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
+
+test("Tool.define - refuses an empty, missing or malformed name with a ToolConfigError", () => {
+  for (const name of ["", "has space", "dots.in.name", "x".repeat(65), "é", undefined, 42]) {
+    const error = configError({ name, description: "d", parameters: z.object({}), execute: async () => jsonResult(1) });
+    expect(error, String(name)).toBeInstanceOf(ToolConfigError);
+    expect((error as Error).name).toBe("ToolConfigError");
+  }
+  expect(configError({ name: "A-b_9".padEnd(64, "x"), description: "d", parameters: z.object({}), execute: async () => jsonResult(1) })).toBeUndefined();
+});
+
+test("Tool.define - refuses parameters that are not a zod schema", () => {
+  for (const parameters of [{ type: "object", properties: {} }, undefined, null, "string"]) {
+    const error = configError({ name: "t", description: "d", parameters, execute: async () => jsonResult(1) });
+    expect(error, JSON.stringify(parameters)).toBeInstanceOf(ToolConfigError);
+    expect((error as Error).message).toMatch(/zod/);
+  }
+});
+
+test("Tool.define - refuses an execute that is not an async function", () => {
+  for (const execute of [() => Promise.resolve(jsonResult(1)), function () {}, undefined, "run"]) {
+    const error = configError({ name: "t", description: "d", parameters: z.object({}), execute });
+    expect(error, String(execute)).toBeInstanceOf(ToolConfigError);
+    expect((error as Error).message).toMatch(/async/);
+  }
+});
+
+test("Tool.define - a valid config gives an enabled tool with its name, description, schema and metadata", () => {
+  const parameters = z.object({ text: z.string() });
+  const before = Date.now();
+  const tool = Tool.define({ name: "t", description: "d", parameters, execute: async () => jsonResult(1), metadata: { category: "x", tags: ["a"] } });
+  expect(tool).toMatchObject({ name: "t", description: "d", disabled: false, metadata: { category: "x", tags: ["a"] } });
+  expect(tool.parameters).toBe(parameters);
+  expect(tool.createdAt).toBeGreaterThanOrEqual(before);
+});
+
+test("Tool.define - execute runs with the parsed input, defaults applied", async () => {
+  const seen: unknown[] = [];
+  const tool = echo({
+    execute: async ({ input }) => {
+      seen.push(input);
+      return jsonResult(input);
+    },
+  });
+  expect(await tool.execute(context(tool, { text: "hi" }))).toEqual({ content: '{"text":"hi","times":1}', type: "json" });
+  expect(seen).toEqual([{ text: "hi", times: 1 }]);
+});
+
+test("Tool.define - invalid input becomes an error result telling the model to rewrite it, and execute is not called", async () => {
+  let called = 0;
+  const tool = echo({
+    execute: async () => {
+      called++;
+      return jsonResult(1);
+    },
+  });
+  for (const input of [{}, { text: "" }, { text: "a", times: 0 }, null, "text"]) {
+    const result = await tool.execute(context(tool, input));
+    expect(result.type, JSON.stringify(input)).toBe("error");
+    expect(result.metadata).toEqual({ code: "invalid_arguments" });
+    expect(result.content).toMatch(/Rewrite the input so it satisfies the tool's schema/);
+    expect(result.content).toContain("echo");
+  }
+  expect(called).toBe(0);
+  const named = await tool.execute(context(tool, { text: "a", times: 0 }));
+  expect(named.content).toMatch(/times/);
+});
+
+test("Tool.define - a tool slower than metadata.timeoutMs gives a tool_timeout error result and its signal is aborted", async () => {
+  let signal: AbortSignal | undefined;
+  const tool = echo({
+    metadata: { timeoutMs: 50 },
+    execute: async (ctx) => {
+      signal = ctx.signal;
+      await new Promise((done) => setTimeout(done, 1_000));
+      return jsonResult("late");
+    },
+  });
+  const started = Date.now();
+  const result = await tool.execute(context(tool, { text: "a" }));
+  expect(Date.now() - started).toBeLessThan(900);
+  expect(result).toEqual({ type: "error", content: expect.stringMatching(/did not finish within 50 ms/), metadata: { code: "tool_timeout" } });
+  expect(signal?.aborted).toBe(true);
+});
+
+test("Tool.define - a caller's abort signal cancels the tool with an error result", async () => {
+  const controller = new AbortController();
+  const tool = echo({
+    execute: async () => {
+      await new Promise((done) => setTimeout(done, 1_000));
+      return jsonResult("late");
+    },
+  });
+  const pending = tool.execute(context(tool, { text: "a" }, { signal: controller.signal }));
+  setTimeout(() => controller.abort(), 20);
+  expect(await pending).toEqual({ type: "error", content: expect.stringMatching(/cancelled/), metadata: { code: "cancelled" } });
+});
+
+test("Tool.define - a tool finishing within its timeout is not affected by it", async () => {
+  const tool = echo({ metadata: { timeoutMs: 500 } });
+  expect(await tool.execute(context(tool, { text: "ab", times: 2 }))).toEqual({ content: "abab", type: "text" });
+  expect(DEFAULT_TOOL_TIMEOUT_MS).toBe(30_000);
+});
+
+test("Tool.define - a thrown error becomes an error result with its message and code", async () => {
+  const coded = Object.assign(new Error("disk full"), { code: "ENOSPC" });
+  const cases: Array<[unknown, ToolResult]> = [
+    [new Error("boom"), { content: "boom", type: "error" }],
+    [coded, { content: "disk full", type: "error", metadata: { code: "ENOSPC" } }],
+    ["plain string", { content: "plain string", type: "error" }],
+  ];
+  for (const [thrown, expected] of cases) {
+    const tool = echo({
+      execute: async () => {
+        throw thrown;
+      },
+    });
+    expect(await tool.execute(context(tool, { text: "a" }))).toEqual(expected);
+  }
+});
+
+test("Tool.define - definition() is an OpenAI function definition with the zod schema as JSON Schema", () => {
+  const definition = echo({ description: "Echo it." }).definition();
+  expect(ToolDefinition.safeParse(definition).success).toBe(true);
+  expect(definition).toEqual({
+    type: "function",
+    function: {
+      name: "echo",
+      description: "Echo it.",
+      parameters: {
+        type: "object",
+        properties: { text: { type: "string", minLength: 1 }, times: { type: "integer", minimum: 1, default: 1, maximum: expect.any(Number) } },
+        required: ["text"],
+      },
+    },
+  });
+  expect(definition.function.parameters).not.toHaveProperty("$schema");
+});
+
+test("Tool.define - definition() carries descriptions and the metadata's policy as x-toolgate", () => {
+  const tool = Tool.define({
+    name: "rm",
+    description: "Remove a file.",
+    parameters: z.strictObject({ path: z.string().describe("The file to remove.") }),
+    execute: async () => jsonResult(true),
+    metadata: { dangerous: true, timeoutMs: 5000, category: "files", tags: ["fs"] },
+  });
+  const definition = tool.definition();
+  expect(definition.function.parameters).toMatchObject({
+    properties: { path: { type: "string", description: "The file to remove." } },
+    required: ["path"],
+    additionalProperties: false,
+  });
+  expect(definition["x-toolgate"]).toEqual({ dangerous: true, timeoutMs: 5000, category: "files", tags: ["fs"] });
+  expect(echo().definition()).not.toHaveProperty("x-toolgate");
+});
+
+test("errorResult and jsonResult - build tool results", () => {
+  expect(errorResult("no")).toEqual({ content: "no", type: "error" });
+  expect(errorResult("no", { code: "x" })).toEqual({ content: "no", type: "error", metadata: { code: "x" } });
+  expect(jsonResult({ a: [1] })).toEqual({ content: '{"a":[1]}', type: "json" });
+});

@@ -1,0 +1,150 @@
+import { beforeAll, expect, test } from "vitest";
+import { TokenSigner } from "@toolgate/core/agent/token";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { api, ADMIN_TOKEN, SIGNING_KEY, testToolgate, tool } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+import { agentWithGroups, putGroup, unique } from "./helpers";
+
+let toolgate: Toolgate;
+let request: Api;
+let agent: Awaited<ReturnType<typeof agentWithGroups>>;
+let other: Awaited<ReturnType<typeof agentWithGroups>>;
+let group: string;
+let roleId: string;
+const authTool = unique("auth_tool");
+
+type Route = readonly [method: string, path: string, body?: unknown];
+
+beforeAll(async () => {
+  toolgate = await testToolgate();
+  request = api(toolgate);
+  group = unique("authgroup");
+  await putGroup(request, group, { description: "x", tools: [tool(authTool)] });
+  agent = await agentWithGroups(request, [group]);
+  other = await agentWithGroups(request, [group]);
+  roleId = agent.role.id;
+});
+
+const adminRoutes = (): Route[] => [
+  ["GET", "/groups"],
+  ["GET", "/groups/workspace"],
+  ["PUT", `/groups/${unique("g")}`, { description: "x", tools: [tool(unique("t"))] }],
+  ["DELETE", `/groups/${group}`],
+  ["GET", "/tools/read_file"],
+  ["GET", "/modules"],
+  ["GET", "/modules/anything"],
+  ["GET", "/roles"],
+  ["POST", "/roles", { name: unique("r") }],
+  ["GET", `/roles/${roleId}`],
+  ["GET", `/roles/by-name/${agent.role.name}`],
+  ["PATCH", `/roles/${roleId}`, { rolePrompt: "changed by an intruder" }],
+  ["POST", "/agents", { roleId }],
+  ["DELETE", `/agents/${agent.agent.id}`],
+  ["POST", `/agents/${agent.agent.id}/token`],
+  ["POST", "/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV/approve"],
+  ["POST", "/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV/deny"],
+  ["PUT", `/tools/${authTool}/policy`, { timeoutMs: 5 }],
+  ["POST", `/tools/${authTool}/disable`],
+  ["POST", `/tools/${authTool}/enable`],
+];
+
+const selfRoutes = (id: string): Route[] => [
+  ["GET", `/agents/${id}`],
+  ["GET", `/agents/${id}/tools`],
+  ["GET", `/agents/${id}/calls`],
+  ["GET", `/agents/${id}/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV`],
+  ["POST", `/agents/${id}/calls`, { tool: authTool, arguments: {} }],
+  ["GET", `/agents/${id}/messages`],
+  ["POST", `/agents/${id}/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV/result`, { content: "done" }],
+];
+
+const badTokens = async () => [
+  "not-a-token",
+  `${ADMIN_TOKEN}x`,
+  ADMIN_TOKEN.slice(0, -1),
+  // A well-formed token for a real agent, signed with another key.
+  await new TokenSigner(`${SIGNING_KEY}-but-another-one`).sign({ agentId: agent.agent.id, tokenVersion: 1 }),
+  // Signed with the right key for an agent that does not exist.
+  await new TokenSigner(SIGNING_KEY).sign({ agentId: "agt_nobody", tokenVersion: 1 }),
+];
+
+/** Nothing an unauthorised request tried may have happened. */
+async function expectUntouched() {
+  expect((await request("GET", `/groups/${group}`)).status).toBe(200);
+  expect((await request("GET", `/roles/${roleId}`)).body).toMatchObject({ version: 1, rolePrompt: "Do the work." });
+  expect((await request("GET", `/agents/${agent.agent.id}`)).body.status).toBe("active");
+  expect((await request("GET", `/agents/${agent.agent.id}`, { token: agent.token })).status).toBe(200);
+}
+
+test("admin routes - without a token: 401 unauthenticated", async () => {
+  for (const [method, path, body] of adminRoutes()) {
+    const response = await request(method, path, { token: null, body });
+    expect(response.status, `${method} ${path}`).toBe(401);
+    expect(response.body.error, `${method} ${path}`).toBe("unauthenticated");
+    expect(typeof response.body.message).toBe("string");
+  }
+  await expectUntouched();
+});
+
+test("admin routes - with a bad token or a malformed Authorization header: 401", async () => {
+  const tokens = await badTokens();
+  for (const [method, path, body] of adminRoutes()) {
+    for (const token of tokens) {
+      const response = await request(method, path, { token, body });
+      expect(response.status, `${method} ${path} with ${token.slice(0, 12)}`).toBe(401);
+      expect(response.body.error).toBe("unauthenticated");
+    }
+    for (const authorization of [`Basic ${ADMIN_TOKEN}`, ADMIN_TOKEN, "Bearer", "Bearer ", `Bearer ${ADMIN_TOKEN} extra`]) {
+      const response = await request(method, path, { token: null, body, headers: { authorization } });
+      expect(response.status, `${method} ${path} with "${authorization}"`).toBe(401);
+    }
+  }
+  await expectUntouched();
+});
+
+test("admin routes - with an agent's token: 403 forbidden", async () => {
+  for (const [method, path, body] of adminRoutes()) {
+    const response = await request(method, path, { token: agent.token, body });
+    expect(response.status, `${method} ${path}`).toBe(403);
+    expect(response.body.error).toBe("forbidden");
+    expect(typeof response.body.message).toBe("string");
+  }
+  await expectUntouched();
+});
+
+test("agent routes - without a token or with a bad one: 401", async () => {
+  const tokens = await badTokens();
+  for (const [method, path, body] of selfRoutes(agent.agent.id)) {
+    expect((await request(method, path, { token: null, body })).status, `${method} ${path}`).toBe(401);
+    for (const token of tokens) expect((await request(method, path, { token, body })).status, `${method} ${path}`).toBe(401);
+  }
+});
+
+test("agent routes - another agent's token: 403, and nothing is recorded for either agent", async () => {
+  for (const [method, path, body] of selfRoutes(agent.agent.id)) {
+    const response = await request(method, path, { token: other.token, body });
+    expect(response.status, `${method} ${path}`).toBe(403);
+    expect(response.body.error).toBe("forbidden");
+  }
+  expect((await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls).toEqual([]);
+  expect((await request("GET", `/agents/${other.agent.id}/calls`)).body.calls).toEqual([]);
+});
+
+test("agent routes - the agent's own token works, and the admin token works on all but the agent's own POSTs", async () => {
+  for (const [method, path, body] of selfRoutes(agent.agent.id)) {
+    const own = await request(method, path, { token: agent.token, body });
+    expect([401, 403], `${method} ${path} as self: ${JSON.stringify(own.body)}`).not.toContain(own.status);
+    expect(["unauthenticated", "forbidden"]).not.toContain(own.body?.error);
+    const admin = await request(method, path, { body });
+    if (method === "POST") expect(admin.status).toBe(403);
+    else expect([401, 403], `${method} ${path} as admin`).not.toContain(admin.status);
+  }
+});
+
+test("GET /health - answers { ok: true } without a token", async () => {
+  for (const token of [null, "garbage", agent.token, ADMIN_TOKEN]) {
+    const response = await request("GET", "/health", { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ok: true });
+  }
+});

@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { expect, inject } from "vitest";
+import { Toolgate } from "@toolgate/core/toolgate";
+import type { EventBridgeEvent } from "aws-lambda";
+import { ADMIN_TOKEN, SIGNING_KEY } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+
+/** The built-in groups and their tools, as design.md lists them. */
+export const BUILTIN_TOOLS: Record<string, string[]> = {
+  org_management: ["find_role_by_name", "create_role", "spawn_agent", "spawn_agent_with_task", "terminate_agent", "send_message"],
+  artifact: ["put_artifact", "get_artifact"],
+  workspace: ["read_file", "write_file", "list_files", "get_workspace_info"],
+  command: ["run_command", "run_javascript"],
+  network: ["http_request"],
+  context: ["compress_context", "get_context_status"],
+  console: ["console_print"],
+};
+
+export const BUILTIN_IDS = Object.keys(BUILTIN_TOOLS);
+
+let counter = 0;
+/** A name unique within the run, valid as a group id, tool name, module name or role name. */
+export const unique = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
+
+/** Another process ("a second Lambda") on the same table, started cold. */
+export async function secondInstance(toolgate: Toolgate): Promise<Toolgate> {
+  const other = new Toolgate({ table: toolgate.db.table, endpoint: inject("dynamoEndpoint"), adminToken: ADMIN_TOKEN, signingKey: SIGNING_KEY });
+  await other.ready();
+  return other;
+}
+
+export async function createRole(request: Api, body: Record<string, unknown>) {
+  const response = await request("POST", "/roles", { body: { rolePrompt: "Do the work.", ...body } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { id: string; name: string; version: number; toolGroups: string[] | null; effectiveToolGroups: string[] };
+}
+
+export async function createAgent(request: Api, roleId: string, extra: Record<string, unknown> = {}) {
+  const response = await request("POST", "/agents", { body: { roleId, ...extra } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { agent: { id: string; roleId: string; status: string; name: string }; token: string };
+}
+
+/** A fresh role naming the given groups, and one agent bound to it. */
+export async function agentWithGroups(request: Api, toolGroups: string[] | null) {
+  const role = await createRole(request, { name: unique("role"), toolGroups });
+  const { agent, token } = await createAgent(request, role.id);
+  return { role, agent, token };
+}
+
+export async function putGroup(request: Api, id: string, body: Record<string, unknown>) {
+  const response = await request("PUT", `/groups/${id}`, { body });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+/** An EventBridge envelope as the bus delivers it to the modules function. */
+export function moduleEvent(
+  detailType: "module.loaded" | "module.unloaded" | string,
+  detail: Record<string, unknown>,
+  id: string = randomUUID(),
+): EventBridgeEvent<string, unknown> {
+  return {
+    version: "0",
+    id,
+    source: "toolgate.modules",
+    "detail-type": detailType,
+    account: "000000000000",
+    time: new Date().toISOString(),
+    region: "us-east-1",
+    resources: [],
+    detail,
+  };
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls until the check passes or the time is up; returns the last value. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await sleep(25);
+  }
+}
