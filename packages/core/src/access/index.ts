@@ -26,6 +26,22 @@ export async function accessFor(db: Db, catalog: Catalog, agent: Agent): Promise
 
 export const visibleTools = (access: Access): AgentToolDefinition[] => access.manager.getToolDefinitions(access.groups);
 
+const serialised = new WeakMap<ToolGroupManager, Map<string, string>>();
+
+/** visibleTools as JSON, built once per catalog snapshot and set of groups: agents ask for it on every turn. */
+export function visibleToolsJson(access: Access): string {
+  const byGroups = serialised.get(access.manager) ?? new Map<string, string>();
+  serialised.set(access.manager, byGroups);
+  const key = access.groups.join("\n");
+  let json = byGroups.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(visibleTools(access));
+    if (byGroups.size >= 256) byGroups.clear();
+    byGroups.set(key, json);
+  }
+  return json;
+}
+
 /** The single authorisation decision; a tool is callable exactly when visibleTools lists it. */
 export function decide(access: Pick<Access, "manager" | "groups" | "role">, toolName: string): Decision {
   const found = access.manager.findTool(toolName);

@@ -1,0 +1,338 @@
+// `npm run bench`: the hot path, measured. Not a test: it prints `name=value` lines and asserts no time.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+import { cpus } from "node:os";
+import { performance } from "node:perf_hooks";
+import { serve } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { Toolgate } from "@toolgate/core/toolgate";
+import { putGroupItem, writeCatalog } from "@toolgate/core/dynamo/catalog";
+import { Group } from "@toolgate/core/group/index";
+import { groupsApp } from "@toolgate/functions/api/groups";
+import { rolesApp } from "@toolgate/functions/api/roles";
+import { executionApp } from "@toolgate/functions/api/execution";
+import { ROUTES } from "@toolgate/functions/routes";
+import { startDynamoLocal } from "@toolgate/local/dynamo-local";
+import type { DynamoLocal } from "@toolgate/local/dynamo-local";
+import { ensureTable } from "@toolgate/local/local-table";
+import { createRouter } from "@toolgate/local/router";
+import { collectGarbage, httpClient, mb, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
+import type { HttpClient } from "./support";
+
+const WARMUP_CALLS = 200;
+const MEASURED_CALLS = 1_000;
+const VISIBLE_WARMUP = 20;
+const VISIBLE_MEASURED = 200;
+const BIG_GROUPS = 1_000;
+const TOOLS_PER_GROUP = 20;
+const BIG_WARMUP = 5;
+const BIG_MEASURED = 50;
+const BATCH = 99; // TransactWriteItems takes 100 items: the version bump and 99 groups
+
+const ADMIN_TOKEN = "bench-admin-token-0123456789";
+const SIGNING_KEY = "bench-signing-key-0123456789-0123456789";
+const TABLE = "toolgate_bench";
+
+const out = (name: string, value: string | number) => console.log(`${name}=${value}`);
+const note = (text: string) => console.error(`# ${text}`);
+
+type Stack = { url: string; toolgate: Toolgate; roundTrips: RoundTrips; serverMs: number[] };
+
+async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
+  const benchStarted = performance.now();
+  console.log(
+    `# toolgate bench: node ${process.version}, ${cpus().length} cpu(s), DynamoDB Local in memory, ` +
+      `${MEASURED_CALLS} guarded + ${MEASURED_CALLS} direct calls interleaved after ${WARMUP_CALLS} warm-up each`,
+  );
+
+  // --- the stack: DynamoDB Local, a Toolgate counting round trips, the three apps behind the router ---
+  const dynamo: DynamoLocal = await startDynamoLocal({ log: () => {} });
+  cleanups.push(() => dynamo.stop());
+  const roundTrips = new RoundTrips();
+  const toolgate = new Toolgate({
+    table: TABLE,
+    endpoint: dynamo.endpoint,
+    adminToken: ADMIN_TOKEN,
+    signingKey: SIGNING_KEY,
+    onRoundTrip: roundTrips.record,
+  });
+  cleanups.push(() => toolgate.db.client.destroy());
+  const dynamoTime = timeDynamo(toolgate.db.client);
+  await ensureTable(toolgate.db.client, TABLE);
+  await toolgate.ready();
+  const serverMs: number[] = [];
+  const stack: Stack = { url: await serveApps(toolgate, cleanups, serverMs), toolgate, roundTrips, serverMs };
+
+  const executor = await startBenchExecutor();
+  cleanups.push(() => executor.close());
+  const api = httpClient(stack.url);
+  const direct = httpClient(executor.url);
+  cleanups.push(() => api.close(), () => direct.close());
+  note(`stack up in ${(performance.now() - benchStarted).toFixed(0)} ms (toolgate ${stack.url}, executor ${executor.url})`);
+
+  // --- setup through the HTTP API: a group bound to the executor, a role, an agent ---
+  const admin = { token: ADMIN_TOKEN };
+  await api.json("PUT", "/groups/bench_http", 201, {
+    ...admin,
+    body: {
+      description: "Bench tools run by a local HTTP executor.",
+      executor: { type: "http", url: `${executor.url}/run` },
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "bench_echo",
+            description: "Echoes its input.",
+            parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } }, required: ["i"] },
+          },
+        },
+      ],
+    },
+  });
+  const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench", rolePrompt: "Bench role.", toolGroups: ["bench_http"] } });
+  const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-agent" } });
+
+  // --- guarded vs direct, interleaved call by call, arguments varied so the doom loop never triggers ---
+  let sequence = 0;
+  const guarded = async () => {
+    const i = sequence++;
+    const { ms: elapsed, response } = await api.timed("POST", `/agents/${agent.id}/calls`, 200, {
+      token,
+      body: { tool: "bench_echo", arguments: { i, text: `call ${i}` } },
+    });
+    const body = JSON.parse(response.text);
+    if (body.status !== "completed") throw new Error(`guarded call ${i} did not complete: ${response.text}`);
+    return elapsed;
+  };
+  const directCall = async () => {
+    const i = sequence++;
+    const { ms: elapsed } = await direct.timed("POST", "/run", 200, {
+      body: { callId: `direct_${i}`, tool: "bench_echo", arguments: { i, text: `call ${i}` }, agentId: agent.id, roleId: role.id },
+    });
+    return elapsed;
+  };
+
+  for (let n = 0; n < WARMUP_CALLS; n++) {
+    await guarded();
+    await directCall();
+  }
+
+  const guardedMs: number[] = [];
+  const directMs: number[] = [];
+  const perCallTrips: number[] = [];
+  const dynamoMs: number[] = [];
+  const before = roundTrips.snapshot();
+  const totalBefore = roundTrips.total;
+  const executorBefore = executor.received();
+  const measureStarted = performance.now();
+  for (let n = 0; n < MEASURED_CALLS; n++) {
+    // Alternate which goes first, so neither side always follows the other.
+    if (n % 2 === 0) {
+      const trips = roundTrips.total;
+      const inDynamo = dynamoTime.totalMs;
+      guardedMs.push(await guarded());
+      perCallTrips.push(roundTrips.total - trips);
+      dynamoMs.push(dynamoTime.totalMs - inDynamo);
+      directMs.push(await directCall());
+    } else {
+      directMs.push(await directCall());
+      const trips = roundTrips.total;
+      const inDynamo = dynamoTime.totalMs;
+      guardedMs.push(await guarded());
+      perCallTrips.push(roundTrips.total - trips);
+      dynamoMs.push(dynamoTime.totalMs - inDynamo);
+    }
+  }
+  const measureMs = performance.now() - measureStarted;
+  const trips = roundTrips.total - totalBefore;
+  if (executor.received() - executorBefore !== 2 * MEASURED_CALLS)
+    throw new Error(`the executor received ${executor.received() - executorBefore} requests, expected ${2 * MEASURED_CALLS}`);
+
+  out("guarded_calls", MEASURED_CALLS);
+  out("direct_calls", MEASURED_CALLS);
+  out("dynamodb_round_trips_per_call", (trips / MEASURED_CALLS).toFixed(2));
+  out("dynamodb_round_trip_operations", roundTrips.breakdownSince(before, MEASURED_CALLS));
+  out("dynamodb_round_trips_per_call_min", Math.min(...perCallTrips));
+  out("dynamodb_round_trips_per_call_max", Math.max(...perCallTrips));
+  out("guarded_call_p50_ms", ms(percentile(guardedMs, 50)));
+  out("guarded_call_p99_ms", ms(percentile(guardedMs, 99)));
+  out("direct_call_p50_ms", ms(percentile(directMs, 50)));
+  out("direct_call_p99_ms", ms(percentile(directMs, 99)));
+  out("guard_overhead_p50_ms", ms(percentile(guardedMs, 50) - percentile(directMs, 50)));
+  out("guard_overhead_p99_ms", ms(percentile(guardedMs, 99) - percentile(directMs, 99)));
+  out("guarded_call_dynamodb_p50_ms", ms(percentile(dynamoMs, 50)));
+  out("guarded_call_dynamodb_p99_ms", ms(percentile(dynamoMs, 99)));
+  out("guarded_call_outside_dynamodb_p50_ms", ms(percentile(guardedMs.map((value, n) => value - dynamoMs[n]!), 50)));
+  note(`measured calls took ${(measureMs / 1000).toFixed(1)} s`);
+
+  // --- visible tools for the bench agent, warm ---
+  const visible = await measureVisibleTools(api, stack, agent.id, token, VISIBLE_WARMUP, VISIBLE_MEASURED);
+  out("visible_tools_p50_ms", ms(visible.p50));
+  out("visible_tools_p99_ms", ms(visible.p99));
+  out("visible_tools_in_app_p50_ms", ms(visible.serverP50));
+  out("visible_tools_count", visible.count);
+  out("visible_tools_round_trips_per_request", visible.tripsPerRequest.toFixed(2));
+
+  collectGarbage();
+  const heapBefore = process.memoryUsage().heapUsed;
+  out("heap_used_mb", mb(heapBefore));
+
+  // --- 1,000 groups x 20 tools, written with the storage layer in catalog transactions ---
+  const allRole = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-all", rolePrompt: "Every group.", toolGroups: null } });
+  const all = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: allRole.id, name: "bench-all-agent" } });
+
+  const setupStarted = performance.now();
+  const now = toolgate.now();
+  const groups: Group[] = [];
+  for (let g = 0; g < BIG_GROUPS; g++) groups.push(Group.parse(bigGroup(g, now)));
+  const parsedMs = performance.now() - setupStarted;
+  let version = (await toolgate.catalog.snapshot()).version;
+  for (let start = 0; start < groups.length; start += BATCH)
+    version = await writeCatalog(toolgate.db, version, groups.slice(start, start + BATCH).map((group) => putGroupItem(toolgate.db, group)));
+  const setupMs = performance.now() - setupStarted;
+  out("setup_1000_groups_ms", setupMs.toFixed(0));
+  note(`1,000 groups: built and validated in ${parsedMs.toFixed(0)} ms, written in ${Math.ceil(BIG_GROUPS / BATCH)} catalog transactions`);
+
+  // The first request finds the catalog version moved on and loads it (one Query, paged): the cold cost.
+  const tripsBeforeCold = roundTrips.snapshot();
+  const dynamoBeforeCold = dynamoTime.totalMs;
+  const cold = await api.timed("GET", `/agents/${all.agent.id}/tools`, 200, { token: all.token });
+  out("visible_tools_first_ms_1000_groups", ms(cold.ms));
+  out("visible_tools_first_dynamodb_ms_1000_groups", ms(dynamoTime.totalMs - dynamoBeforeCold));
+  out("visible_tools_first_operations_1000_groups", roundTrips.breakdownSince(tripsBeforeCold, 1));
+
+  const big = await measureVisibleTools(api, stack, all.agent.id, all.token, BIG_WARMUP, BIG_MEASURED);
+  out("visible_tools_p50_ms_1000_groups", ms(big.p50));
+  out("visible_tools_p99_ms_1000_groups", ms(big.p99));
+  out("visible_tools_in_app_p50_ms_1000_groups", ms(big.serverP50));
+  out("visible_tools_count_1000_groups", big.count);
+  out("visible_tools_response_kb_1000_groups", (big.bytes / 1024).toFixed(0));
+  out("visible_tools_round_trips_per_request_1000_groups", big.tripsPerRequest.toFixed(2));
+
+  collectGarbage();
+  const memory = process.memoryUsage();
+  out("heap_used_mb_1000_groups", mb(memory.heapUsed));
+  out("rss_mb", mb(memory.rss));
+  note(`bench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
+}
+
+async function measureVisibleTools(api: HttpClient, stack: Stack, agentId: string, token: string, warmup: number, measured: number) {
+  const path = `/agents/${agentId}/tools`;
+  for (let n = 0; n < warmup; n++) await api.timed("GET", path, 200, { token });
+  const samples: number[] = [];
+  stack.serverMs.length = 0;
+  const tripsBefore = stack.roundTrips.total;
+  let last: { text: string; bytes: number } | undefined;
+  for (let n = 0; n < measured; n++) {
+    const { ms: elapsed, response } = await api.timed("GET", path, 200, { token });
+    samples.push(elapsed);
+    last = response;
+  }
+  const tripsPerRequest = (stack.roundTrips.total - tripsBefore) / measured;
+  const body = JSON.parse(last!.text);
+  return {
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    serverP50: percentile(stack.serverMs, 50),
+    count: body.tools.length as number,
+    bytes: last!.bytes,
+    tripsPerRequest,
+  };
+}
+
+/** One group of the big catalog: 20 tools with realistic descriptions and small JSON Schemas. */
+function bigGroup(index: number, now: string) {
+  const id = `bench_group_${String(index).padStart(4, "0")}`;
+  return {
+    id,
+    description: `Benchmark group ${index}: twenty tools of a typical integration (search, read, write).`,
+    executor: { type: "http", url: "http://127.0.0.1:9/run" },
+    reserved: false,
+    source: "api",
+    registeredAt: now,
+    updatedAt: now,
+    tools: Array.from({ length: TOOLS_PER_GROUP }, (_, t) => ({
+      type: "function",
+      function: {
+        name: `${id}_tool_${String(t).padStart(2, "0")}`,
+        description: `Tool ${t} of group ${index}: looks up records by query and returns at most limit results as JSON.`,
+        parameters: {
+          type: "object",
+          properties: {
+            query: { type: "string", description: "What to look for." },
+            limit: { type: "integer", minimum: 1, maximum: 100, default: 10 },
+          },
+          required: ["query"],
+        },
+      },
+      "x-toolgate": { category: "bench", tags: ["bench"] },
+    })),
+  };
+}
+
+/** The three API functions behind one server, routed as API Gateway routes them (as packages/local/src/stack.ts does). */
+async function serveApps(toolgate: Toolgate, cleanups: Array<() => Promise<unknown> | unknown>, serverMs: number[]): Promise<string> {
+  const route = createRouter([
+    { routes: ROUTES.groups, app: groupsApp(() => toolgate) },
+    { routes: ROUTES.roles, app: rolesApp(() => toolgate) },
+    { routes: ROUTES.execution, app: executionApp(() => toolgate) },
+  ]);
+  const root = new Hono();
+  root.all("*", async (c) => {
+    const target = route(c.req.method, c.req.path);
+    if (!target) return c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404);
+    // Time inside the app (handler and body serialisation), without the socket write: a diagnostic split only.
+    const started = performance.now();
+    const response = await target.fetch(c.req.raw);
+    serverMs.push(performance.now() - started);
+    return response;
+  });
+  const server = await new Promise<ServerType>((ready, fail) => {
+    const started = serve({ fetch: root.fetch, port: 0, hostname: "127.0.0.1" }, () => ready(started));
+    started.once("error", fail);
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
+  );
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("the server has no address");
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function run() {
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const cleanup of cleanups.reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          console.error(`# cleanup failed: ${String(error)}`);
+        }
+      }
+    })());
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`# ${signal}: stopping`);
+    void stop().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  let failed = false;
+  try {
+    await main(cleanups);
+  } catch (error) {
+    failed = true;
+    console.error(`# bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  } finally {
+    await stop();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+await run();

@@ -1,0 +1,149 @@
+import { createServer, request as httpRequest, Agent as HttpAgent } from "node:http";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** A sequential keep-alive HTTP client: one socket per origin, so every timing is one request on a warm connection. */
+export function httpClient(baseUrl: string) {
+  const base = new URL(baseUrl);
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, options: { token?: string; body?: unknown } = {}) =>
+    new Promise<{ status: number; text: string; bytes: number }>((done, fail) => {
+      const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+      const headers: Record<string, string | number> = {};
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      if (payload) Object.assign(headers, { "content-type": "application/json", "content-length": payload.length });
+      const req = httpRequest({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const buffer = Buffer.concat(chunks);
+          done({ status: res.statusCode ?? 0, text: buffer.toString("utf8"), bytes: buffer.length });
+        });
+        res.on("error", fail);
+      });
+      req.on("error", fail);
+      req.end(payload);
+    });
+  return {
+    send,
+    /** Sends and parses JSON, failing unless the status is the expected one. */
+    async json(method: string, path: string, expected: number, options: { token?: string; body?: unknown } = {}): Promise<any> {
+      const response = await send(method, path, options);
+      if (response.status !== expected)
+        throw new Error(`${method} ${path} answered ${response.status} (expected ${expected}): ${response.text.slice(0, 500)}`);
+      return response.text ? JSON.parse(response.text) : undefined;
+    },
+    /** Milliseconds for one request, response body fully received; fails on an unexpected status. */
+    async timed(method: string, path: string, expected: number, options: { token?: string; body?: unknown } = {}) {
+      const started = performance.now();
+      const response = await send(method, path, options);
+      const ms = performance.now() - started;
+      if (response.status !== expected)
+        throw new Error(`${method} ${path} answered ${response.status} (expected ${expected}): ${response.text.slice(0, 500)}`);
+      return { ms, response };
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+export type HttpClient = ReturnType<typeof httpClient>;
+
+/** A minimal tool executor: reads the JSON body, answers `{ content, type: "text" }`. */
+export async function startBenchExecutor(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
+  let received = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received++;
+      let tool = "unknown";
+      try {
+        tool = String(JSON.parse(Buffer.concat(chunks).toString("utf8")).tool);
+      } catch {
+        // answer anyway
+      }
+      const body = JSON.stringify({ content: `ran ${tool}`, type: "text" });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((ready, fail) => {
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => ready());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Nearest-rank percentile of unsorted samples. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+/** Counts of DynamoDB round trips by operation, fed by the SDK middleware hook. */
+export class RoundTrips {
+  private readonly counts = new Map<string, number>();
+  total = 0;
+
+  readonly record = (operation: string) => {
+    this.total++;
+    this.counts.set(operation, (this.counts.get(operation) ?? 0) + 1);
+  };
+
+  snapshot(): Map<string, number> {
+    return new Map(this.counts);
+  }
+
+  /** Operations since a snapshot, per call: "TransactWriteItems:1.00,UpdateItem:1.00". */
+  breakdownSince(before: Map<string, number>, calls: number): string {
+    const parts: string[] = [];
+    for (const [operation, count] of [...this.counts].sort(([a], [b]) => a.localeCompare(b))) {
+      const delta = count - (before.get(operation) ?? 0);
+      if (delta > 0) parts.push(`${operation}:${(delta / calls).toFixed(2)}`);
+    }
+    return parts.join(",") || "none";
+  }
+}
+
+/** Adds up the wall time of DynamoDB requests (each attempt, as sent), so a guarded call's time can be split. */
+export function timeDynamo(client: { middlewareStack: { add: (...args: any[]) => void } }) {
+  const timer = { totalMs: 0 };
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+      const started = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        timer.totalMs += performance.now() - started;
+      }
+    },
+    { step: "finalizeRequest", name: "benchDynamoTimer" },
+  );
+  return timer;
+}
+
+/** A forced full GC without needing --expose-gc on the command line, so heap figures are live data only. */
+export function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  gc();
+  gc();
+}
+
+export const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
+export const ms = (value: number) => value.toFixed(2);
