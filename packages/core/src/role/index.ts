@@ -91,32 +91,20 @@ export type UpdateOutcome = { role: RoleView; notice?: "default_all_tool_groups"
 const UNCONDITIONAL_ATTEMPTS = 8;
 
 /** Applies a partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is retried. */
-export async function update(
-  db: Db,
-  catalog: Catalog,
-  id: string,
-  input: unknown,
-  ifMatch: number | undefined,
-  now: string,
-): Promise<UpdateOutcome> {
+export type RoleUpdate = { id: string; input: unknown; ifMatch: number | undefined; now: string };
+
+export async function update(db: Db, catalog: Catalog, request: RoleUpdate): Promise<UpdateOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await updateOnce(db, catalog, id, input, ifMatch, now);
+      return await updateOnce(db, catalog, request);
     } catch (error) {
-      const unconditional = ifMatch === undefined && (input as { version?: unknown } | null)?.version === undefined;
+      const unconditional = request.ifMatch === undefined && (request.input as { version?: unknown } | null)?.version === undefined;
       if (!(error instanceof ToolgateError && error.code === "version_conflict" && unconditional) || attempt >= UNCONDITIONAL_ATTEMPTS) throw error;
     }
   }
 }
 
-async function updateOnce(
-  db: Db,
-  catalog: Catalog,
-  id: string,
-  input: unknown,
-  ifMatch: number | undefined,
-  now: string,
-): Promise<UpdateOutcome> {
+async function updateOnce(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<UpdateOutcome> {
   const patch = parseOr(RolePatch, input, "invalid_role", "The role update");
   if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
     throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);

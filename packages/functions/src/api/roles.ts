@@ -39,7 +39,8 @@ export function rolesApp(getToolgate: () => Toolgate) {
   app.patch("/roles/:id", async (c) => {
     const toolgate = c.get("toolgate");
     const ifMatch = Role.parseIfMatch(c.req.header("if-match"));
-    const { role, notice } = await Role.update(toolgate.db, toolgate.catalog, c.req.param("id"), await readJson(c), ifMatch, toolgate.now());
+    const request = { id: c.req.param("id"), input: await readJson(c), ifMatch, now: toolgate.now() };
+    const { role, notice } = await Role.update(toolgate.db, toolgate.catalog, request);
     const body = notice
       ? { ...role, notice, message: "The role names no tool groups, so its agents get every tool group, including ones registered later." }
       : role;
