@@ -2,11 +2,11 @@ import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { getAgent } from "../dynamo/agents";
 import { forgetPendingArguments, getCall, getPendingArguments, listCalls, settleCall } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
+import { reauthorize } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { runAndSettle } from "../guard/run";
 import type { RunOutcome } from "../guard/run";
 import { DEADLINE_GRACE_MS, retentionExpiry } from "../guard/settings";
-import { effectivePolicy } from "../policy/index";
 import { parseOr } from "../validation";
 import { storedResult } from "./redact";
 import { ClientResult } from "./schema";
@@ -51,12 +51,10 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   const { record, args } = await awaitingCall(deps.db, callId);
   const agent = await getAgent(deps.db, record.agentId);
   if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
-  const found = (await deps.catalog.current()).findTool(record.tool);
-  if (!found?.group.executor)
-    throw conflict("unknown_tool", `The tool "${record.tool}" is no longer registered with an executor; deny the call instead.`);
-  const executor = found.group.executor;
-  const policy = effectivePolicy(found.definition, (await deps.catalog.snapshot()).overrides.get(record.tool));
-  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" ? executor.timeoutMs : undefined) ?? deps.settings.defaultTimeoutMs;
+  const planned = await reauthorize(deps, agent, record.tool, args);
+  if (planned.kind === "refuse")
+    throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
+  const { executor, timeoutMs } = planned;
   const status = executor.type === "client" ? "authorized" : "running";
   const waitMs = status === "authorized" ? Math.max(timeoutMs, deps.settings.clientResultTimeoutMs) : timeoutMs + DEADLINE_GRACE_MS;
   const next: CallRecord = {

@@ -6,7 +6,8 @@ import { conditional } from "./errors";
 import { expiryIndex, Keys, runningIndex } from "./keys";
 import { WriteConflictError } from "../error";
 
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/** Rounded up, so cleanup never settles a call before its deadline. */
+const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
 type Timing = { expiresAt: number };
 
@@ -94,5 +95,19 @@ export async function getPendingArguments(db: Db, callId: string): Promise<{ age
 
 /** Drops the unredacted arguments kept for an approval once it is answered; the reference to the agent stays until it expires. */
 export async function forgetPendingArguments(db: Db, callId: string): Promise<void> {
-  await db.doc.send(new UpdateCommand({ TableName: db.table, Key: Keys.callRef(callId), UpdateExpression: "REMOVE #arguments", ExpressionAttributeNames: { "#arguments": "arguments" } }));
+  try {
+    await conditional(() =>
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.table,
+          Key: Keys.callRef(callId),
+          UpdateExpression: "REMOVE #arguments",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeNames: { "#arguments": "arguments" },
+        }),
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof WriteConflictError)) throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Db } from "./client";
+import { forgetPendingArguments } from "./calls";
 import { conditional } from "./errors";
 import { EXPIRES_PREFIX, expiryIndex, indexUpTo, RUNNING_PREFIX, shardsOf } from "./keys";
 import { WriteConflictError } from "../error";
@@ -79,6 +80,7 @@ export async function settleLapsedCalls(db: Db, nowSeconds: number, now: string)
           ),
         );
         settled++;
+        if (from === "awaiting_confirmation") await forgetPendingArguments(db, item.sk.slice("CALL#".length));
       } catch (error) {
         if (!(error instanceof WriteConflictError)) throw error;
       }

@@ -56,7 +56,7 @@ async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
   return { agent: current, role, snapshot: await deps.catalog.at(catalogVersion), fresh: true };
 }
 
-type Plan =
+export type Plan =
   | { kind: "refuse"; error: ToolgateError; group: string | null }
   | {
       kind: "admit";
@@ -83,6 +83,11 @@ function plan(view: View, tool: string, args: Record<string, unknown>, settings:
   if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, group), group };
   const timeoutMs = policy.timeoutMs ?? (executor.type === "http" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
   return { kind: "admit", group, executor, args: validated.value, policy, timeoutMs };
+}
+
+/** The guard's checks again, on fresh reads: an approval must not run what the agent may no longer call. */
+export async function reauthorize(deps: GuardDeps, agent: Agent, tool: string, args: Record<string, unknown>): Promise<Plan> {
+  return plan(await freshView(deps, agent), tool, args, deps.settings);
 }
 
 async function recordRefusal(deps: GuardDeps, base: CallRecord, error: ToolgateError, started: Date): Promise<never> {

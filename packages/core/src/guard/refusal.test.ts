@@ -22,20 +22,20 @@ test("refusal.invalidArguments - lists the details and tells the model to rewrit
     { path: "query", message: "is required" },
     { path: "limit", message: "must be integer" },
   ];
-  const body = refusal.invalidArguments("search", details).toBody();
+  const body: Record<string, unknown> = refusal.invalidArguments("search", details).toBody();
   expect(body.details).toEqual(details);
   expect(body.message).toMatch(/query is required/);
   expect(body.message).toMatch(/Rewrite the arguments/);
 });
 
 test("refusal.rateLimited - says which limit and when to retry", () => {
-  const body = refusal.rateLimited("search", "perHour", 42).toBody();
+  const body: Record<string, unknown> = refusal.rateLimited("search", "perHour", 42).toBody();
   expect(body).toMatchObject({ limit: "perHour", retryAfterSeconds: 42 });
   expect(body.message).toMatch(/42 s/);
 });
 
 test("refusal.permission - the reason is in the message and the body", () => {
-  const body = refusal.permission("search", "it needs level 3 or above").toBody();
+  const body: Record<string, unknown> = refusal.permission("search", "it needs level 3 or above").toBody();
   expect(body.reason).toBe("it needs level 3 or above");
   expect(body.message).toContain("it needs level 3 or above");
 });

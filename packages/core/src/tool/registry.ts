@@ -41,11 +41,12 @@ export class ToolRegistry {
     return this.tools.delete(name.toLowerCase());
   }
 
+  /** Changes a tool's description or metadata in place; its definition and its next execution follow. */
   update(name: string, changes: Partial<Pick<ToolInfo, "description" | "metadata">>): ToolInfo {
     const tool = this.require(name);
-    const updated = { ...tool, ...changes, metadata: { ...tool.metadata, ...(changes.metadata ?? {}) } };
-    this.tools.set(name.toLowerCase(), updated);
-    return updated;
+    if (changes.description !== undefined) tool.description = changes.description;
+    if (changes.metadata !== undefined) tool.metadata = { ...tool.metadata, ...changes.metadata };
+    return tool;
   }
 
   disable(name: string): void {

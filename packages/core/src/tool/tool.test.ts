@@ -2,14 +2,16 @@ import { expect, test } from "vitest";
 import { z } from "zod";
 import { ToolDefinition } from "./definition";
 import { DEFAULT_TOOL_TIMEOUT_MS, errorResult, jsonResult, Tool, ToolConfigError } from "./tool";
-import type { ToolContext, ToolInfo, ToolResult } from "./tool";
+import type { ToolConfig, ToolContext, ToolInfo, ToolResult } from "./tool";
 import { ToolRegistry } from "./registry";
 
-const echo = (overrides: Partial<Parameters<typeof Tool.define>[0]> = {}) =>
-  Tool.define({
+const EchoInput = z.object({ text: z.string().min(1), times: z.number().int().min(1).default(1) });
+
+const echo = (overrides: Partial<ToolConfig<typeof EchoInput>> = {}) =>
+  Tool.define<typeof EchoInput>({
     name: "echo",
     description: "Echo the text back.",
-    parameters: z.object({ text: z.string().min(1), times: z.number().int().min(1).default(1) }),
+    parameters: EchoInput,
     execute: async ({ input }) => ({ content: input.text.repeat(input.times), type: "text" }),
     ...overrides,
   });

@@ -105,23 +105,22 @@ export namespace Tool {
       throw new ToolConfigError(`The tool ${config.name} needs a zod schema as its parameters.`);
     if (!(config.execute instanceof AsyncFunction))
       throw new ToolConfigError(`The tool ${config.name} needs an async execute function.`);
-    const metadata = { ...(config.metadata ?? {}) };
     const info: ToolInfo<Schema> = {
       name: config.name,
       description: config.description,
       parameters: config.parameters,
-      metadata,
+      metadata: { ...(config.metadata ?? {}) },
       createdAt: Date.now(),
       disabled: false,
       definition: () => ({
         type: "function",
-        function: { name: config.name, description: config.description, parameters: jsonSchemaOf(config.parameters) },
-        ...policyOf(metadata),
+        function: { name: info.name, description: info.description, parameters: jsonSchemaOf(info.parameters) },
+        ...policyOf(info.metadata),
       }),
       async execute(context) {
         const parsed = config.parameters.safeParse(context.input);
         if (!parsed.success) return invalidInput(config.name, parsed.error);
-        const timeoutMs = metadata.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+        const timeoutMs = info.metadata.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
         const signal = withTimeout(context.signal, timeoutMs);
         const aborted = new Promise<ToolResult>((resolve) => {
           const onAbort = () =>

@@ -1,0 +1,124 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startExecutor } from "../support/executor";
+import type { Executor } from "../support/executor";
+import { startLocalProcess } from "../support/local-process";
+import type { LocalProcess } from "../support/local-process";
+import { withinOneMinuteWindow } from "../guard/helpers";
+
+let dataDir: string;
+let stack: LocalProcess;
+let executor: Executor;
+
+const http = (method: string, path: string, token: string, body?: unknown) =>
+  fetch(`${stack.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+
+const definition = (name: string, description: string, policy: Record<string, unknown>) => ({
+  type: "function",
+  function: { name, description, parameters: { type: "object", properties: { target: { type: "string" } }, required: ["target"] } },
+  "x-toolgate": policy,
+});
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "toolgate-guard-e2e-"));
+  executor = await startExecutor(({ body }) => ({ body: { content: `${body?.tool} ${body?.arguments?.target}`, type: "text" } }));
+  stack = await startLocalProcess(dataDir);
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop("SIGTERM");
+  await executor?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test("npm start - an admin and an agent go through the guard over HTTP: confirmation, approval, denial, rate limit and history", async () => {
+  const events = new EventBridgeClient({ endpoint: `${stack.url}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const sent = await events.send(
+    new PutEventsCommand({
+      Entries: [
+        {
+          Source: "toolgate.modules",
+          DetailType: "module.loaded",
+          Detail: JSON.stringify({
+            module: "ops",
+            version: 1,
+            description: "Operations tools",
+            executor: { type: "http", url: `${executor.url}/ops` },
+            tools: [
+              definition("delete_server", "Delete a server.", { dangerous: true }),
+              definition("ping_server", "Ping a server.", { rateLimit: { perMinute: 2 } }),
+            ],
+          }),
+        },
+      ],
+    }),
+  );
+  expect(sent.FailedEntryCount).toBe(0);
+  const until = Date.now() + 15_000;
+  let module: any;
+  while (Date.now() < until) {
+    module = (await http("GET", "/modules/ops", stack.adminToken)).body;
+    if (module?.status === "loaded") break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  expect(module).toMatchObject({ module: "ops", status: "loaded", groupId: "ops" });
+
+  const role = await http("POST", "/roles", stack.adminToken, { name: "operator", rolePrompt: "Run the servers.", toolGroups: ["ops"] });
+  expect(role.status).toBe(201);
+  const created = await http("POST", "/agents", stack.adminToken, { roleId: role.body.id, name: "op-1" });
+  expect(created.status).toBe(201);
+  const { agent, token } = created.body;
+  const call = (tool: string, target: string) => http("POST", `/agents/${agent.id}/calls`, token, { tool, arguments: { target } });
+
+  const tools = await http("GET", `/agents/${agent.id}/tools`, token);
+  expect(tools.body.tools.map((t: any) => t.function.name).sort()).toEqual(["delete_server", "ping_server"]);
+  expect(JSON.stringify(tools.body)).not.toContain("x-toolgate");
+
+  const first = await call("delete_server", "web-1");
+  expect(first.status).toBe(202);
+  expect(first.body).toMatchObject({ status: "awaiting_confirmation" });
+  const second = await call("delete_server", "web-2");
+  expect(second.status).toBe(202);
+  expect(executor.requests).toHaveLength(0);
+
+  expect((await http("POST", `/calls/${first.body.callId}/approve`, token)).status).toBe(403);
+  const approved = await http("POST", `/calls/${first.body.callId}/approve`, stack.adminToken);
+  expect(approved.status).toBe(200);
+  expect(approved.body).toMatchObject({ callId: first.body.callId, status: "completed", result: { content: "delete_server web-1", type: "text" } });
+  const denied = await http("POST", `/calls/${second.body.callId}/deny`, stack.adminToken);
+  expect(denied.status).toBe(200);
+  expect(denied.body).toMatchObject({ status: "denied", deniedBy: "admin" });
+  expect((await http("POST", `/calls/${second.body.callId}/approve`, stack.adminToken)).status).toBe(409);
+  expect(executor.requestsFor("delete_server").map((r) => r.body.arguments)).toEqual([{ target: "web-1" }]);
+
+  await withinOneMinuteWindow();
+  expect((await call("ping_server", "a")).status).toBe(200);
+  expect((await call("ping_server", "b")).status).toBe(200);
+  const limited = await call("ping_server", "c");
+  expect(limited.status).toBe(429);
+  expect(limited.body).toMatchObject({ error: "rate_limited", recoverable: true, retryAfterSeconds: expect.any(Number) });
+
+  const invalid = await call("ping_server", 42 as unknown as string);
+  expect(invalid.status).toBe(400);
+  expect(invalid.body).toMatchObject({ error: "invalid_arguments", details: [{ path: "target", message: expect.any(String) }] });
+
+  const history = await http("GET", `/agents/${agent.id}/calls?limit=100`, token);
+  expect(history.status).toBe(200);
+  expect(history.body.calls.map((c: any) => [c.tool, c.status, c.error?.code ?? null])).toEqual([
+    ["ping_server", "refused", "invalid_arguments"],
+    ["ping_server", "refused", "rate_limited"],
+    ["ping_server", "completed", null],
+    ["ping_server", "completed", null],
+    ["delete_server", "denied", "denied"],
+    ["delete_server", "completed", null],
+  ]);
+  expect(history.body.calls.find((c: any) => c.callId === first.body.callId)).toMatchObject({ approvedBy: "admin" });
+  expect(executor.requests).toHaveLength(3);
+});
