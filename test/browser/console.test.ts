@@ -1,9 +1,9 @@
 import { mkdtemp, mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { publishModuleEvent } from "../support/events";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
 import { launchChromium, RESULTS_DIR, withPage } from "./browser";
@@ -51,16 +51,7 @@ describe("role console in Chromium", () => {
     page.locator("#groups-form input[name=toolGroups]:checked").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
 
   async function loadModule(module: string, description: string, tools: unknown[]) {
-    const events = new EventBridgeClient({
-      endpoint: `${stack.url}/eventbridge`,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    });
-    const sent = await events.send(
-      new PutEventsCommand({
-        Entries: [{ Source: "toolgate.modules", DetailType: "module.loaded", Detail: JSON.stringify({ module, version: 1, description, tools }) }],
-      }),
-    );
+    const sent = await publishModuleEvent(stack.url, "module.loaded", { module, version: 1, description, tools });
     expect(sent.FailedEntryCount).toBe(0);
     for (const until = Date.now() + 15_000; (await api("GET", `/modules/${module}`)).body?.status !== "loaded"; ) {
       if (Date.now() > until) throw new Error(`the module ${module} did not load`);

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { localEvents } from "../support/events";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startExecutor } from "../support/executor";
 import type { Executor } from "../support/executor";
@@ -39,8 +40,7 @@ afterAll(async () => {
 });
 
 test("npm start - an admin and an agent go through the guard over HTTP: confirmation, approval, denial, rate limit and history", async () => {
-  const events = new EventBridgeClient({ endpoint: `${stack.url}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
-  const sent = await events.send(
+  const sent = await localEvents(stack.url).send(
     new PutEventsCommand({
       Entries: [
         {

@@ -1,9 +1,9 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { publishModuleEvent } from "../support/events";
+import { startExecutor } from "../support/executor";
+import type { Executor } from "../support/executor";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runToExit, startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
@@ -28,25 +28,6 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string, 
   }
 }
 
-function startExecutor() {
-  const received: Array<Record<string, any>> = [];
-  const server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      const payload = JSON.parse(body);
-      received.push(payload);
-      response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ content: `opened ${payload.arguments.url}`, type: "text" }));
-    });
-  });
-  return new Promise<{ url: string; received: typeof received; close: () => void }>((ready) =>
-    server.listen(0, "127.0.0.1", () =>
-      ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tools`, received, close: () => server.close() }),
-    ),
-  );
-}
-
 const openTab = {
   type: "function",
   function: {
@@ -59,7 +40,7 @@ const openTab = {
 describe("npm start", () => {
   let dataDir: string;
   let stack: LocalProcess;
-  let executor: Awaited<ReturnType<typeof startExecutor>>;
+  let executor: Executor;
   const http = (method: string, path: string, token: string, body?: unknown) =>
     fetch(`${stack.url}${path}`, {
       method,
@@ -69,34 +50,25 @@ describe("npm start", () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "toolgate-e2e-"));
-    executor = await startExecutor();
+    executor = await startExecutor(({ body }) => ({ body: { content: `opened ${body.arguments.url}`, type: "text" } }));
     stack = await startLocalProcess(dataDir);
   });
 
   afterAll(async () => {
-    await stack?.stop("SIGKILL");
-    executor?.close();
+    await stack?.stop("SIGTERM");
+    await executor?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   test("local stack - a module loaded through EventBridge is visible to an agent and its tool runs through the guard", async () => {
     expect(stack.output()).toContain("curl");
-    const events = new EventBridgeClient({
-      endpoint: `${stack.url}/eventbridge`,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    const sent = await publishModuleEvent(stack.url, "module.loaded", {
+      module: "chrome",
+      version: 1,
+      description: "Chrome browser control",
+      tools: [openTab],
+      executor: { type: "http", url: executor.url },
     });
-    const sent = await events.send(
-      new PutEventsCommand({
-        Entries: [
-          {
-            Source: "toolgate.modules",
-            DetailType: "module.loaded",
-            Detail: JSON.stringify({ module: "chrome", version: 1, description: "Chrome browser control", tools: [openTab], executor: { type: "http", url: executor.url } }),
-          },
-        ],
-      }),
-    );
     expect(sent.FailedEntryCount).toBe(0);
 
     const module = await eventually(async () => {
@@ -118,7 +90,7 @@ describe("npm start", () => {
     const call = await http("POST", `/agents/${agent.id}/calls`, token, { tool: "open_tab", arguments: { url: "https://example.com" } });
     expect(call.status).toBe(200);
     expect(call.body).toMatchObject({ status: "completed", result: { content: "opened https://example.com", type: "text" } });
-    expect(executor.received).toEqual([
+    expect(executor.requests.map((request) => request.body)).toEqual([
       { callId: call.body.callId, tool: "open_tab", arguments: { url: "https://example.com" }, agentId: agent.id, roleId: role.body.id },
     ]);
 

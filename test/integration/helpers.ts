@@ -5,16 +5,9 @@ import type { EventBridgeEvent } from "aws-lambda";
 import { ADMIN_TOKEN, SIGNING_KEY } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 
-/** The built-in groups and their tools, as design.md lists them. */
-export const BUILTIN_TOOLS: Record<string, string[]> = {
-  org_management: ["find_role_by_name", "create_role", "spawn_agent", "spawn_agent_with_task", "terminate_agent", "send_message"],
-  artifact: ["put_artifact", "get_artifact"],
-  workspace: ["read_file", "write_file", "list_files", "get_workspace_info"],
-  command: ["run_command", "run_javascript"],
-  network: ["http_request"],
-  context: ["compress_context", "get_context_status"],
-  console: ["console_print"],
-};
+import { BUILTIN_TOOLS } from "../support/fixtures";
+
+export { BUILTIN_TOOLS };
 
 export const BUILTIN_IDS = Object.keys(BUILTIN_TOOLS);
 

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { roleFixture } from "../support/fixtures";
 import { expect, test } from "vitest";
 import { decide, visibleTools } from "@toolgate/core/access/index";
 import type { Access } from "@toolgate/core/access/index";
@@ -105,18 +106,7 @@ const agent: Agent = {
   tokenVersion: 1,
 };
 
-const roleWith = (id: string, toolGroups: string[] | null): Role => ({
-  id,
-  name: `role ${id}`,
-  rolePrompt: "",
-  toolGroups,
-  createdBy: "admin",
-  createdAt: NOW,
-  updatedAt: NOW,
-  status: "active",
-  llmServiceId: null,
-  version: 1,
-});
+const roleWith = (id: string, toolGroups: string[] | null) => roleFixture(id, toolGroups);
 
 const accessFor = (role: Role, manager: ToolGroupManager): Access => ({ agent: { ...agent, roleId: role.id }, role, manager, groups: effectiveToolGroups(role, manager) });
 

@@ -5,7 +5,8 @@ import { join, resolve } from "node:path";
 import { freePort } from "@toolgate/local/free-port";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
+/** `npm start`'s command, run as node itself (not through the tsx CLI) so a signal reaches the server, not a wrapper. */
+const START = ["--import", "tsx", "packages/local/src/start.ts"];
 
 export type LocalProcess = {
   url: string;
@@ -20,7 +21,7 @@ export type LocalProcess = {
 /** Runs the embedded default (`npm start`'s command) as a user would, in a child process. */
 export async function startLocalProcess(dataDir: string, env: Record<string, string> = {}): Promise<LocalProcess> {
   const port = await freePort();
-  const child = spawn(TSX, ["packages/local/src/start.ts"], {
+  const child = spawn(process.execPath, START, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CLEANUP_INTERVAL_MS: "500", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -61,7 +62,7 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
 }
 
 export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/tsx/dist/cli.mjs"), "packages/local/src/start.ts"], {
+  const child = spawn(process.execPath, START, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
