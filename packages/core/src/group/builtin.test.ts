@@ -1,25 +1,11 @@
 import { expect, test } from "vitest";
+import { BUILTIN_TOOLS } from "../../../../test/support/fixtures";
 import { BUILTIN_GROUPS, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
 import { Ajv } from "ajv";
 import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
 import { ToolDefinition } from "../tool/definition";
 
-const EXPECTED_TOOLS: Record<string, string[]> = {
-  org_management: [
-    "find_role_by_name",
-    "create_role",
-    "spawn_agent",
-    "spawn_agent_with_task",
-    "terminate_agent",
-    "send_message",
-  ],
-  artifact: ["put_artifact", "get_artifact"],
-  workspace: ["read_file", "write_file", "list_files", "get_workspace_info"],
-  command: ["run_command", "run_javascript"],
-  network: ["http_request"],
-  context: ["compress_context", "get_context_status"],
-  console: ["console_print"],
-};
+const EXPECTED_TOOLS = BUILTIN_TOOLS;
 
 const allTools = BUILTIN_GROUPS.flatMap((group) => group.tools);
 

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
+import { roleFixture } from "../../../../test/support/fixtures";
 import { ToolgateError } from "../error";
 import { RESERVED_GROUP_IDS } from "../group/builtin";
 import type { Group } from "../group/index";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups, parseIfMatch, RoleInput, RolePatch, usesAllGroups, view } from "./index";
-import type { Role } from "./schema";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 
@@ -23,18 +23,7 @@ for (const g of [group("org_management", "spawn_agent"), group("workspace", "rea
   manager.registerGroup(g);
 const ALL = ["beta", "chrome", "org_management", "workspace"];
 
-const role = (id: string, toolGroups: string[] | null): Role => ({
-  id,
-  name: `role ${id}`,
-  rolePrompt: "",
-  toolGroups,
-  createdBy: "admin",
-  createdAt: NOW,
-  updatedAt: NOW,
-  status: "active",
-  llmServiceId: null,
-  version: 1,
-});
+const role = (id: string, toolGroups: string[] | null) => roleFixture(id, toolGroups);
 
 const effectiveCases: Array<[string, string, string[] | null, string[]]> = [
   ["root is fixed to org_management", "root", ["org_management"], ["org_management"]],
