@@ -14,12 +14,7 @@ let dataDir: string;
 let stack: LocalProcess;
 let executor: Executor;
 
-const http = (method: string, path: string, token: string, body?: unknown) =>
-  fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+const http = (method: string, path: string, token: string, body?: unknown) => stack.request(method, path, token, body);
 
 const definition = (name: string, description: string, policy: Record<string, unknown>) => ({
   type: "function",

@@ -41,12 +41,7 @@ describe("npm start", () => {
   let dataDir: string;
   let stack: LocalProcess;
   let executor: Executor;
-  const http = (method: string, path: string, token: string, body?: unknown) =>
-    fetch(`${stack.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any }));
+  const http = (method: string, path: string, token: string, body?: unknown) => stack.request(method, path, token, body);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "toolgate-e2e-"));

@@ -1,9 +1,8 @@
 import fc from "fast-check";
-import { roleFixture } from "../support/fixtures";
+import { agentFixture, roleFixture } from "../support/fixtures";
 import { expect, test } from "vitest";
 import { decide, visibleTools } from "@toolgate/core/access/index";
 import type { Access } from "@toolgate/core/access/index";
-import type { Agent } from "@toolgate/core/agent/schema";
 import { ToolgateError } from "@toolgate/core/error";
 import { BUILTIN_GROUPS, RESERVED_GROUP_IDS } from "@toolgate/core/group/builtin";
 import type { GroupInput } from "@toolgate/core/group/index";
@@ -94,17 +93,7 @@ function managerWith(specs: GroupSpec[]) {
   return manager;
 }
 
-const agent: Agent = {
-  id: "agt_prop",
-  roleId: "rol_prop",
-  name: "prop",
-  status: "active",
-  department: null,
-  level: null,
-  createdBy: "admin",
-  createdAt: NOW,
-  tokenVersion: 1,
-};
+const agent = agentFixture("agt_prop", "rol_prop", "prop");
 
 const roleWith = (id: string, toolGroups: string[] | null) => roleFixture(id, toolGroups);
 

@@ -1,3 +1,4 @@
+import type { Agent } from "@toolgate/core/agent/schema";
 import type { Role } from "@toolgate/core/role/schema";
 
 export const NOW = "2024-01-01T00:00:00.000Z";
@@ -26,3 +27,16 @@ export const BUILTIN_TOOLS: Record<string, string[]> = {
   context: ["compress_context", "get_context_status"],
   console: ["console_print"],
 };
+
+/** An active agent with no department or level. */
+export const agentFixture = (id: string, roleId: string, name = id): Agent => ({
+  id,
+  roleId,
+  name,
+  status: "active",
+  department: null,
+  level: null,
+  createdBy: "admin",
+  createdAt: NOW,
+  tokenVersion: 1,
+});

@@ -15,6 +15,8 @@ export type LocalProcess = {
   adminToken: string;
   child: ChildProcess;
   output: () => string;
+  /** A JSON request to the running service with a bearer token. */
+  request(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
@@ -53,6 +55,12 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
     adminToken,
     child,
     output: () => output,
+    request: (method, path, token, body) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: (await response.json().catch(() => undefined)) as any })),
     async stop(signal = "SIGTERM") {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

@@ -1,6 +1,5 @@
 import { expect, test } from "vitest";
-import { roleFixture } from "../../../../test/support/fixtures";
-import type { Agent } from "../agent/schema";
+import { agentFixture, roleFixture } from "../../../../test/support/fixtures";
 import { RESERVED_GROUP_IDS } from "../group/builtin";
 import type { Group } from "../group/index";
 import { ToolGroupManager } from "../group/manager";
@@ -32,17 +31,7 @@ manager.registerGroup(group("chrome", [tool("open_tab", { dangerous: true }), to
 manager.registerGroup(group("files", [tool("read_it")]));
 manager.registerGroup(group("search", [tool("find_code")]));
 
-const agent: Agent = {
-  id: "agt_1",
-  roleId: "rol_1",
-  name: "worker",
-  status: "active",
-  department: null,
-  level: null,
-  createdBy: "admin",
-  createdAt: NOW,
-  tokenVersion: 1,
-};
+const agent = agentFixture("agt_1", "rol_1", "worker");
 
 function accessWith(toolGroups: string[] | null): Access {
   const role = roleFixture("rol_1", toolGroups, "browser");
