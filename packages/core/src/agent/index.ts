@@ -58,6 +58,7 @@ export async function reissueToken(db: Db, tokens: TokenSigner, id: string): Pro
 }
 
 export async function ensureRoot(db: Db, now: string): Promise<void> {
+  if (await getAgent(db, ROOT_AGENT_ID)) return;
   await insertAgent(db, {
     id: ROOT_AGENT_ID,
     roleId: ROOT_ROLE_ID,

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { WriteConflictError } from "../error";
 import { Agent } from "../agent/schema";
 import type { Db } from "./client";
-import { conditional } from "./errors";
+import { conditional, whenCondition } from "./errors";
 import { Keys } from "./keys";
 
 export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
@@ -12,21 +12,15 @@ export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
 
 /** Inserts an agent unless one with its id exists; returns false in that case. */
 export async function insertAgent(db: Db, agent: Agent): Promise<boolean> {
-  try {
-    await conditional(() =>
-      db.doc.send(
-        new PutCommand({
-          TableName: db.table,
-          Item: { ...Keys.agent(agent.id), agent },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      ),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof WriteConflictError) return false;
-    throw error;
-  }
+  return whenCondition(() =>
+    db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...Keys.agent(agent.id), agent },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    ),
+  );
 }
 
 /** Applies a change to an active agent; returns undefined when it is missing or already terminated. */

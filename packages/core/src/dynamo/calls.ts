@@ -2,9 +2,8 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/li
 import { decodeCursor, encodeCursor } from "./cursor";
 import { CallRecord } from "../call/schema";
 import type { Db } from "./client";
-import { conditional } from "./errors";
+import { whenCondition } from "./errors";
 import { expiryIndex, Keys, runningIndex } from "./keys";
-import { WriteConflictError } from "../error";
 
 /** Rounded up, so cleanup never settles a call before its deadline. */
 const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
@@ -34,30 +33,24 @@ export async function putCall(db: Db, record: CallRecord, timing: Timing): Promi
 export async function settleCall(db: Db, record: CallRecord, fromStatus: CallRecord["status"], timing: Timing): Promise<boolean> {
   const key = Keys.call(record.agentId, record.callId);
   const index = indexFor(record, key.pk, timing);
-  try {
-    await conditional(() =>
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: key,
-          UpdateExpression: "SET #call = :call, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, expiresAt = :expiresAt",
-          ConditionExpression: "#call.#status = :from",
-          ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-          ExpressionAttributeValues: {
-            ":call": record,
-            ":from": fromStatus,
-            ":gsi1pk": index.gsi1pk,
-            ":gsi1sk": index.gsi1sk,
-            ":expiresAt": timing.expiresAt,
-          },
-        }),
-      ),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof WriteConflictError) return false;
-    throw error;
-  }
+  return whenCondition(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: "SET #call = :call, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, expiresAt = :expiresAt",
+        ConditionExpression: "#call.#status = :from",
+        ExpressionAttributeNames: { "#call": "call", "#status": "status" },
+        ExpressionAttributeValues: {
+          ":call": record,
+          ":from": fromStatus,
+          ":gsi1pk": index.gsi1pk,
+          ":gsi1sk": index.gsi1sk,
+          ":expiresAt": timing.expiresAt,
+        },
+      }),
+    ),
+  );
 }
 
 export async function getCall(db: Db, agentId: string, callId: string): Promise<CallRecord | undefined> {
@@ -95,19 +88,15 @@ export async function getPendingArguments(db: Db, callId: string): Promise<{ age
 
 /** Drops the unredacted arguments kept for an approval once it is answered; the reference to the agent stays until it expires. */
 export async function forgetPendingArguments(db: Db, callId: string): Promise<void> {
-  try {
-    await conditional(() =>
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: Keys.callRef(callId),
-          UpdateExpression: "REMOVE #arguments",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeNames: { "#arguments": "arguments" },
-        }),
-      ),
-    );
-  } catch (error) {
-    if (!(error instanceof WriteConflictError)) throw error;
-  }
+  await whenCondition(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: Keys.callRef(callId),
+        UpdateExpression: "REMOVE #arguments",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#arguments": "arguments" },
+      }),
+    ),
+  );
 }

@@ -1,9 +1,8 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Db } from "./client";
 import { forgetPendingArguments } from "./calls";
-import { conditional } from "./errors";
+import { whenCondition } from "./errors";
 import { EXPIRES_PREFIX, expiryIndex, indexUpTo, RUNNING_PREFIX, shardsOf } from "./keys";
-import { WriteConflictError } from "../error";
 
 type Key = { pk: string; sk: string };
 
@@ -58,32 +57,29 @@ export async function settleLapsedCalls(db: Db, nowSeconds: number, now: string)
       if (!lapsed) continue;
       const expiresAt = typeof item.expiresAt === "number" ? item.expiresAt : nowSeconds;
       const index = expiryIndex(item.pk, expiresAt);
-      try {
-        await conditional(() =>
-          db.doc.send(
-            new UpdateCommand({
-              TableName: db.table,
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression:
-                "SET #call.#status = :to, #call.#error = :error, #call.finishedAt = :now, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk",
-              ConditionExpression: "#call.#status = :from",
-              ExpressionAttributeNames: { "#call": "call", "#status": "status", "#error": "error" },
-              ExpressionAttributeValues: {
-                ":to": lapsed.status,
-                ":from": from,
-                ":now": now,
-                ":error": { code: lapsed.code, message: lapsed.message },
-                ":gsi1pk": index.gsi1pk,
-                ":gsi1sk": index.gsi1sk,
-              },
-            }),
-          ),
-        );
-        settled++;
-        if (from === "awaiting_confirmation") await forgetPendingArguments(db, item.sk.slice("CALL#".length));
-      } catch (error) {
-        if (!(error instanceof WriteConflictError)) throw error;
-      }
+      const applied = await whenCondition(() =>
+        db.doc.send(
+          new UpdateCommand({
+            TableName: db.table,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression:
+              "SET #call.#status = :to, #call.#error = :error, #call.finishedAt = :now, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk",
+            ConditionExpression: "#call.#status = :from",
+            ExpressionAttributeNames: { "#call": "call", "#status": "status", "#error": "error" },
+            ExpressionAttributeValues: {
+              ":to": lapsed.status,
+              ":from": from,
+              ":now": now,
+              ":error": { code: lapsed.code, message: lapsed.message },
+              ":gsi1pk": index.gsi1pk,
+              ":gsi1sk": index.gsi1sk,
+            },
+          }),
+        ),
+      );
+      if (!applied) continue;
+      settled++;
+      if (from === "awaiting_confirmation") await forgetPendingArguments(db, item.sk.slice("CALL#".length));
     }
   }
   return settled;

@@ -16,3 +16,14 @@ export async function conditional<T>(write: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** Runs a conditional write; true when it applied, false when its condition did not hold. */
+export async function whenCondition(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await conditional(write);
+    return true;
+  } catch (error) {
+    if (error instanceof WriteConflictError) return false;
+    throw error;
+  }
+}

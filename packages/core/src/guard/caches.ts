@@ -17,6 +17,13 @@ class BoundedMap<V> extends Map<string, V> {
   }
 }
 
+async function refresh<V>(cache: BoundedMap<V>, id: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+  const value = await read();
+  if (value) cache.set(id, value);
+  else cache.delete(id);
+  return value;
+}
+
 /**
  * What a warm process remembers between guarded calls. Nothing here is trusted on its own:
  * the admission write re-checks every cached version in the same round trip.
@@ -36,11 +43,8 @@ export class GuardCaches {
     return this.refreshAgent(id);
   }
 
-  async refreshAgent(id: string): Promise<Agent | undefined> {
-    const agent = await getAgent(this.db, id);
-    if (agent) this.agents.set(id, agent);
-    else this.agents.delete(id);
-    return agent;
+  refreshAgent(id: string): Promise<Agent | undefined> {
+    return refresh(this.agents, id, () => getAgent(this.db, id));
   }
 
   async role(id: string): Promise<Role | undefined> {
@@ -49,11 +53,12 @@ export class GuardCaches {
     return this.refreshRole(id);
   }
 
-  async refreshRole(id: string): Promise<Role | undefined> {
-    const role = await getRole(this.db, id);
-    if (role) this.roles.set(id, role);
-    else this.roles.delete(id);
-    return role;
+  rememberRole(role: Role) {
+    this.roles.set(role.id, role);
+  }
+
+  refreshRole(id: string): Promise<Role | undefined> {
+    return refresh(this.roles, id, () => getRole(this.db, id));
   }
 
   async guardState(agentId: string): Promise<GuardState> {

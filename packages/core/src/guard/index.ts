@@ -45,15 +45,18 @@ async function cachedView(deps: GuardDeps, agent: Agent): Promise<View> {
 }
 
 async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
-  const [current, { role, catalogVersion }] = await Promise.all([
-    deps.caches.refreshAgent(agent.id),
-    getRoleAndCatalogVersion(deps.db, agent.roleId),
-  ]);
+  const [current, view] = await Promise.all([deps.caches.refreshAgent(agent.id), viewOn(deps, agent)]);
   if (!current || current.tokenVersion !== agent.tokenVersion) throw refusal.revoked();
   if (current.status !== "active") throw refusal.terminated(agent.id);
+  return { ...view, agent: current };
+}
+
+/** The agent's role and catalog as stored now, for an agent the caller has just read. */
+async function viewOn(deps: GuardDeps, agent: Agent): Promise<View> {
+  const { role, catalogVersion } = await getRoleAndCatalogVersion(deps.db, agent.roleId);
   if (!role) throw new ToolgateError(403, "role_not_found", `The agent's role "${agent.roleId}" no longer exists, so it has no tools.`);
-  await deps.caches.refreshRole(role.id);
-  return { agent: current, role, snapshot: await deps.catalog.at(catalogVersion), fresh: true };
+  deps.caches.rememberRole(role);
+  return { agent, role, snapshot: await deps.catalog.at(catalogVersion), fresh: true };
 }
 
 export type Plan =
@@ -85,9 +88,9 @@ function plan(view: View, tool: string, args: Record<string, unknown>, settings:
   return { kind: "admit", group, executor, args: validated.value, policy, timeoutMs };
 }
 
-/** The guard's checks again, on fresh reads: an approval must not run what the agent may no longer call. */
+/** The guard's checks again, on fresh reads of an agent just read: an approval must not run what the agent may no longer call. */
 export async function reauthorize(deps: GuardDeps, agent: Agent, tool: string, args: Record<string, unknown>): Promise<Plan> {
-  return plan(await freshView(deps, agent), tool, args, deps.settings);
+  return plan(await viewOn(deps, agent), tool, args, deps.settings);
 }
 
 async function recordRefusal(deps: GuardDeps, base: CallRecord, error: ToolgateError, started: Date): Promise<never> {
