@@ -2,8 +2,21 @@ import { Ajv } from "ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { ToolDefinition } from "../tool/definition";
+import {
+  atLeast,
+  atMost,
+  itemsAtLeast,
+  itemsAtMost,
+  lengthAtLeast,
+  lengthAtMost,
+  mustBeOneOf,
+  mustBeType,
+  mustHaveFormat,
+  mustMatchPattern,
+} from "../validation";
 
-const ajv = new Ajv({ useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false });
+/** verbose: errors carry the rejected value, so messages can name its type (never the value itself). */
+const ajv = new Ajv({ useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false, verbose: true });
 addFormats.default(ajv);
 
 const compiled = new WeakMap<ToolDefinition, { lenient?: ValidateFunction; strict?: ValidateFunction }>();
@@ -19,14 +32,108 @@ function validatorFor(definition: ToolDefinition, strict: boolean): ValidateFunc
 
 export type ArgumentIssue = { path: string; message: string };
 
-const describe = (error: ErrorObject): ArgumentIssue => {
-  const base = error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "";
-  if (error.keyword === "additionalProperties")
-    return { path: [base, (error.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join("."), message: "is not a parameter of this tool" };
-  if (error.keyword === "required")
-    return { path: [base, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join("."), message: "is required" };
-  return { path: base || "(arguments)", message: error.message ?? "is not valid" };
-};
+type Params = Record<string, unknown>;
+const ALTERNATIVES = new Set(["anyOf", "oneOf"]);
+const WRAPPERS = new Set([...ALTERNATIVES, "propertyNames", "contains"]);
+
+const basePath = (error: ErrorObject) => (error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "");
+const pathTo = (base: string, key?: unknown) => [base, key === undefined ? "" : String(key)].filter(Boolean).join(".") || "(arguments)";
+const itemCount = (count: number) => `${count} ${count === 1 ? "item" : "items"}`;
+const limitOf = (error: ErrorObject) => Number((error.params as Params).limit);
+
+/** The errors ajv reports from inside a wrapper keyword (each anyOf branch, a propertyNames check). */
+const innerErrorsOf = (wrapper: ErrorObject, errors: readonly ErrorObject[]) =>
+  errors.filter((error) => error.schemaPath.startsWith(`${wrapper.schemaPath}/`));
+
+/** Inner errors are folded into their wrapper's message; an "if" failure is always explained by its then/else errors. */
+function reportable(errors: readonly ErrorObject[]): ErrorObject[] {
+  const wrappers = errors.filter((error) => WRAPPERS.has(error.keyword));
+  return errors.filter(
+    (error) => error.keyword !== "if" && !wrappers.some((wrapper) => error.schemaPath.startsWith(`${wrapper.schemaPath}/`)),
+  );
+}
+
+function describeAlternatives(error: ErrorObject, errors: readonly ErrorObject[]): string {
+  if ((error.params as Params).passingSchemas) return "matches more than one of the allowed forms; make it match exactly one";
+  const inner = innerErrorsOf(error, errors);
+  const typeOnly = inner.length > 0 && inner.every((e) => e.keyword === "type" && e.instancePath === error.instancePath);
+  return typeOnly ? mustBeType(inner.flatMap((e) => (e.params as Params).type as string | string[]), error.data) : "does not match any of the allowed forms";
+}
+
+function describeKeyword(error: ErrorObject, errors: readonly ErrorObject[]): string {
+  const params = error.params as Params;
+  switch (error.keyword) {
+    case "type":
+      return mustBeType([params.type as string | string[]].flat(), error.data);
+    case "enum":
+      return mustBeOneOf(params.allowedValues as unknown[]);
+    case "const":
+      return mustBeOneOf([params.allowedValue]);
+    case "minLength":
+      return lengthAtLeast(limitOf(error));
+    case "maxLength":
+      return lengthAtMost(limitOf(error));
+    case "minimum":
+    case "exclusiveMinimum":
+      return atLeast(limitOf(error), error.keyword === "minimum");
+    case "maximum":
+    case "exclusiveMaximum":
+      return atMost(limitOf(error), error.keyword === "maximum");
+    case "minItems":
+      return itemsAtLeast(limitOf(error));
+    case "maxItems":
+    case "additionalItems":
+      return itemsAtMost(limitOf(error));
+    case "minProperties":
+      return itemsAtLeast(limitOf(error), "field");
+    case "maxProperties":
+      return itemsAtMost(limitOf(error), "field");
+    case "uniqueItems":
+      return `must list each item only once (items ${params.j} and ${params.i} are the same)`;
+    case "multipleOf":
+      return `must be a multiple of ${params.multipleOf}`;
+    case "pattern":
+      return mustMatchPattern(String(params.pattern));
+    case "format":
+      return mustHaveFormat(String(params.format));
+    case "contains":
+      return `must contain at least ${itemCount(Number(params.minContains ?? 1))} matching the tool's schema`;
+    case "anyOf":
+    case "oneOf":
+      return describeAlternatives(error, errors);
+    case "not":
+      return "is a value this parameter does not accept";
+    case "false schema":
+      return "is not accepted by this tool";
+    default:
+      return `is not valid (it breaks the "${error.keyword}" rule of the tool's parameters)`;
+  }
+}
+
+function describe(error: ErrorObject, errors: readonly ErrorObject[]): ArgumentIssue {
+  const base = basePath(error);
+  const params = error.params as Params;
+  switch (error.keyword) {
+    case "additionalProperties":
+    case "unevaluatedProperties":
+      return { path: pathTo(base, params.additionalProperty ?? params.unevaluatedProperty), message: "is not a parameter of this tool" };
+    case "required":
+      return { path: pathTo(base, params.missingProperty), message: "is required" };
+    case "dependencies":
+    case "dependentRequired":
+      return { path: pathTo(base, params.missingProperty), message: `is required when ${base ? `${base}.` : ""}${params.property} is given` };
+    case "propertyNames": {
+      const reason = innerErrorsOf(error, errors)[0];
+      return { path: pathTo(base, params.propertyName), message: `is not an accepted field name${reason ? `: ${describeKeyword(reason, errors)}` : ""}` };
+    }
+    default:
+      return { path: pathTo(base), message: describeKeyword(error, errors) };
+  }
+}
+
+/** ajv's errors as plain-English issues, one per problem, at dotted paths. */
+export const describeArgumentErrors = (errors: readonly ErrorObject[]): ArgumentIssue[] =>
+  reportable(errors).map((error) => describe(error, errors));
 
 /** Validates arguments against the tool's JSON Schema (compiled once per definition), with defaults applied. */
 export function validateArguments(
@@ -37,5 +144,5 @@ export function validateArguments(
   const value = structuredClone(args);
   const validate = validatorFor(definition, strict);
   if (validate(value)) return { valid: true, value };
-  return { valid: false, issues: (validate.errors ?? []).map(describe) };
+  return { valid: false, issues: describeArgumentErrors(validate.errors ?? []) };
 }
