@@ -1,5 +1,20 @@
 import { expect, test } from "vitest";
-import { MAX_STORED_BYTES, REDACTED, redact, storedArguments, storedResult, isSecretKey } from "./redact";
+import {
+  MAX_STORED_BYTES,
+  MAX_STORED_DEPTH,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  depthOf,
+  isSecretKey,
+  redact,
+  redactArguments,
+  scrubText,
+  scrubValue,
+  storedArguments,
+  storedCallArguments,
+  storedError,
+  storedResult,
+} from "./redact";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
@@ -177,5 +192,253 @@ test("storedResult - does not mutate the result it truncates", () => {
 test("isSecretKey - names made of secret words are secret, ordinary words that merely contain them are not", () => {
   for (const key of ["password", "accessToken", "refresh_token", "x-api-key", "apiKey", "API_KEY", "clientSecret", "Authorization", "db-passwd", "sessionId"])
     expect(isSecretKey(key), key).toBe(true);
-  for (const key of ["max_tokens", "bypass", "compass", "keyboard", "path", "authorName", "tokenizer"]) expect(isSecretKey(key), key).toBe(false);
+  for (const key of ["bypass", "compass", "keyboard", "path", "authorName", "author", "authority", "oauthProvider"]) expect(isSecretKey(key), key).toBe(false);
+});
+
+test("isSecretKey - any key containing a secret word is secret, in any case and spelling", () => {
+  const keys = [
+    "APITOKEN",
+    "dbpassword",
+    "password1",
+    "accessToken",
+    "clientSecret",
+    "private_key",
+    "PrivateKey",
+    "credentials",
+    "x-auth-token",
+    "Authorization",
+    "pass_word",
+    "DB_PASSWD",
+    "passphrase",
+    "aws_access_key_id",
+    "SESSION_ID",
+    "Set-Cookie",
+    "pwd",
+    "db-pwd",
+    "auth",
+    "basicAuth",
+    "AUTH_HEADER",
+    "ＰＡＳＳＷＯＲＤ",
+  ];
+  for (const key of keys) expect(isSecretKey(key), key).toBe(true);
+});
+
+test("isSecretKey - ordinary keys stay ordinary", () => {
+  for (const key of ORDINARY_KEYS) expect(isSecretKey(key), key).toBe(false);
+});
+
+test("isSecretKey - token counts (tokens, max_tokens, tokenizer) are secret-looking too: accepted over-redaction of the stored record", () => {
+  for (const key of ["tokens", "max_tokens", "maxTokens", "tokenizer"]) expect(isSecretKey(key), key).toBe(true);
+  expect(storedArguments({ prompt: "hi", max_tokens: 100 })).toEqual({ arguments: { prompt: "hi", max_tokens: REDACTED } });
+});
+
+test("redact - redacts the value of { name, value } and { key, value } pairs whose name is secret-looking", () => {
+  const args = {
+    headers: [
+      { name: "Authorization", value: "Bearer abc" },
+      { name: "Accept", value: "application/json" },
+    ],
+    env: [
+      { key: "DB_PASSWORD", value: "p", comment: "kept" },
+      { key: "HOME", value: "/home/x" },
+    ],
+    tags: [{ Name: "api_key", Value: { nested: "k" } }],
+  };
+  expect(redact(args)).toEqual({
+    headers: [
+      { name: "Authorization", value: REDACTED },
+      { name: "Accept", value: "application/json" },
+    ],
+    env: [
+      { key: "DB_PASSWORD", value: REDACTED, comment: "kept" },
+      { key: "HOME", value: "/home/x" },
+    ],
+    tags: [{ Name: "api_key", Value: REDACTED }],
+  });
+});
+
+test("redact - a parsed __proto__ key stays an own key, redacted inside, and the prototype is untouched", () => {
+  const args = JSON.parse('{ "__proto__": { "password": "x" }, "constructor": { "token": "y" } }') as unknown;
+  const redacted = redact(args) as Record<string, unknown>;
+  expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+  expect(Object.hasOwn(redacted, "__proto__")).toBe(true);
+  expect(Object.hasOwn(redacted, "constructor")).toBe(true);
+  expect(JSON.stringify(redacted)).toBe('{"__proto__":{"password":"[REDACTED]"},"constructor":{"token":"[REDACTED]"}}');
+  expect(({} as Record<string, unknown>).password).toBeUndefined();
+  const scrubbed = scrubValue(args, ["zzzz"]) as Record<string, unknown>;
+  expect(Object.getPrototypeOf(scrubbed)).toBe(Object.prototype);
+  expect(JSON.stringify(scrubbed)).toBe(JSON.stringify(redacted));
+});
+
+test("redact - is safe on values 64 levels deep and far deeper", () => {
+  let deep: unknown = { password: "hunter22" };
+  for (let level = 0; level < 63; level++) deep = { inner: deep };
+  expect(depthOf(deep)).toBe(64);
+  expect(JSON.stringify(redact(deep))).not.toContain("hunter22");
+  expect(redactArguments(deep).secrets).toEqual(["hunter22"]);
+  let deeper: unknown = ["hunter22"];
+  for (let level = 0; level < 20_000; level++) deeper = [deeper];
+  expect(depthOf(deeper)).toBe(20_001);
+  expect(depthOf(scrubValue(deeper, ["hunter22"]))).toBe(20_001);
+});
+
+test("redactArguments - collects every removed value: nested, numbers and booleans as text, deduplicated, longest first, short ones skipped", () => {
+  const { redacted, secrets } = redactArguments({
+    query: "q",
+    password: "hunter22",
+    pin: 1,
+    nested: { token: 123456, again: { apiKey: "hunter22" } },
+    credentials: { user: "alice-admin", pass: ["sesame-open", { deeper: "xyz" }], mfa: true, none: null },
+    headers: [{ name: "Authorization", value: "Bearer abcdef" }],
+    secret: "abc",
+  });
+  expect(redacted).toEqual({
+    query: "q",
+    password: REDACTED,
+    pin: 1,
+    nested: { token: REDACTED, again: { apiKey: REDACTED } },
+    credentials: REDACTED,
+    headers: [{ name: "Authorization", value: REDACTED }],
+    secret: REDACTED,
+  });
+  expect(secrets).toEqual(["Bearer abcdef", "alice-admin", "sesame-open", "hunter22", "123456", "true"]);
+  expect(MIN_SECRET_LENGTH).toBe(4);
+  expect(secrets.every((secret) => secret.length >= MIN_SECRET_LENGTH)).toBe(true);
+});
+
+test("redactArguments - nothing to collect from ordinary arguments, and the input is not mutated", () => {
+  const args = { query: "q", list: [1, { path: "/tmp" }] };
+  const before = structuredClone(args);
+  expect(redactArguments(args)).toEqual({ redacted: args, secrets: [] });
+  expect(args).toEqual(before);
+});
+
+test("scrubText - replaces plain occurrences of every secret", () => {
+  expect(scrubText("your password is hunter22, hunter22!", ["hunter22"])).toBe(`your password is ${REDACTED}, ${REDACTED}!`);
+  expect(scrubText("a.b*c and abbc", ["a.b*c"])).toBe(`${REDACTED} and abbc`);
+  expect(scrubText("nothing here", [])).toBe("nothing here");
+  expect(scrubText("nothing here", [""])).toBe("nothing here");
+});
+
+test("scrubText - replaces the longest secret first", () => {
+  expect(scrubText("key=hunter22-extended", ["hunter22", "hunter22-extended"])).toBe(`key=${REDACTED}`);
+});
+
+test("scrubText - catches JSON-escaped occurrences of a secret with a quote or backslash", () => {
+  const quoted = 'pa"ss\\word';
+  const echoed = JSON.stringify({ echo: quoted });
+  expect(echoed).not.toContain(quoted);
+  expect(scrubText(echoed, [quoted])).toBe(`{"echo":"${REDACTED}"}`);
+  expect(scrubText(`plain ${quoted}`, [quoted])).toBe(`plain ${REDACTED}`);
+  const withNewline = "line1\nline2";
+  expect(scrubText(JSON.stringify([withNewline]), [withNewline])).toBe(`["${REDACTED}"]`);
+});
+
+test("scrubValue - redacts secret-looking keys and scrubs every string leaf and key, without mutating", () => {
+  const value = { note: "echo hunter22", list: ["hunter22", 7, null, { clientSecret: "s" }], hunter22: "as a key", ok: true };
+  const before = structuredClone(value);
+  expect(scrubValue(value, ["hunter22"])).toEqual({
+    note: `echo ${REDACTED}`,
+    list: [REDACTED, 7, null, { clientSecret: REDACTED }],
+    [REDACTED]: "as a key",
+    ok: true,
+  });
+  expect(value).toEqual(before);
+  expect(scrubValue("hunter22!", ["hunter22"])).toBe(`${REDACTED}!`);
+});
+
+test("storedCallArguments - returns the stored arguments and the secrets taken out of them", () => {
+  const result = storedCallArguments({ query: "q", headers: [{ key: "X-Api-Key", value: "k-123456" }], password: "hunter22" });
+  expect(result).toEqual({
+    stored: { arguments: { query: "q", headers: [{ key: "X-Api-Key", value: REDACTED }], password: REDACTED } },
+    secrets: ["k-123456", "hunter22"],
+  });
+  expect(storedArguments({ query: "q", password: "hunter22" })).toEqual({ arguments: { query: "q", password: REDACTED } });
+});
+
+test("storedCallArguments - scrubs a redacted value repeated under an ordinary key", () => {
+  const { stored } = storedCallArguments({ password: "hunter22", note: "my password is hunter22" });
+  expect(stored).toEqual({ arguments: { password: REDACTED, note: `my password is ${REDACTED}` } });
+});
+
+test("storedCallArguments - flags truncation like storedArguments", () => {
+  const { stored, secrets } = storedCallArguments({ password: "hunter22-secret", padding: "y".repeat(20_000) });
+  expect(stored.argumentsTruncated).toBe(true);
+  expect(stored.arguments as string).not.toContain("hunter22");
+  expect(secrets).toEqual(["hunter22-secret"]);
+});
+
+test("storedResult - scrubs an echoing tool's JSON content and plain-text content", () => {
+  const { secrets } = redactArguments({ password: "hunter22" });
+  const json = storedResult({ content: '{"echo":{"password":"hunter22"}}', type: "json" }, secrets);
+  expect(json).toEqual({ content: `{"echo":{"password":"${REDACTED}"}}`, type: "json" });
+  const echoedUnderOrdinaryKey = storedResult({ content: '{ "echo": { "input": "hunter22" } }', type: "json" }, secrets);
+  expect(echoedUnderOrdinaryKey.content).toBe(`{"echo":{"input":"${REDACTED}"}}`);
+  const escaped = storedResult({ content: '{"echo":"hunter\\u0032\\u0032"}', type: "json" }, secrets);
+  expect(escaped.content).toBe(`{"echo":"${REDACTED}"}`);
+  const text = storedResult({ content: "your password is hunter22", type: "text" }, secrets);
+  expect(text).toEqual({ content: `your password is ${REDACTED}`, type: "text" });
+});
+
+test("storedResult - redacts secret-looking keys in JSON content even with no secrets given, and keeps untouched JSON text as it is", () => {
+  const stored = storedResult({ content: '[{"user":"ann","apiKey":"k1"},{"name":"Cookie","value":"c=1"}]', type: "json" });
+  expect(JSON.parse(stored.content)).toEqual([{ user: "ann", apiKey: REDACTED }, { name: "Cookie", value: REDACTED }]);
+  const untouched = '{ "id": 12345678901234567890, "ok": true }';
+  expect(storedResult({ content: untouched, type: "json" }).content).toBe(untouched);
+  expect(storedResult({ content: '{"password": broken', type: "text" }).content).toBe('{"password": broken');
+});
+
+test("storedResult - redacts secret-looking keys in metadata and scrubs its strings", () => {
+  const stored = storedResult(
+    { content: "done", type: "text", metadata: { rows: 3, token: "t-1", request: { echo: "sent hunter22" }, headers: [{ name: "Set-Cookie", value: "sid=1" }] } },
+    ["hunter22"],
+  );
+  expect(stored).toEqual({
+    content: "done",
+    type: "text",
+    metadata: { rows: 3, token: REDACTED, request: { echo: `sent ${REDACTED}` }, headers: [{ name: "Set-Cookie", value: REDACTED }] },
+  });
+});
+
+test("storedResult - still drops metadata too deep to store, and does not mutate the result it scrubs", () => {
+  let deep: Record<string, unknown> = { leaf: "hunter22" };
+  for (let level = 0; level < MAX_STORED_DEPTH; level++) deep = { inner: deep };
+  const result = { content: '{"password":"hunter22"}', type: "json" as const, metadata: deep };
+  const before = structuredClone(result);
+  const stored = storedResult(result, ["hunter22"]);
+  expect(stored).toEqual({ content: `{"password":"${REDACTED}"}`, type: "json" });
+  expect(result).toEqual(before);
+});
+
+test("storedResult - scrubs before truncating, so a secret across the 16 KiB cut leaves no part behind", () => {
+  const plainCut = storedResult({ content: "z".repeat(3 * MAX_STORED_BYTES), type: "text" }).content.length;
+  const secret = "hunter22-across-the-cut";
+  for (const offset of [-secret.length, -12, -5, -1, 0]) {
+    const content = "z".repeat(plainCut + offset) + secret + "z".repeat(2 * MAX_STORED_BYTES);
+    const stored = storedResult({ content, type: "text" }, [secret]);
+    const label = `offset ${offset}`;
+    expect(stored.truncated, label).toBe(true);
+    expect(stored.content, label).not.toContain("hunt");
+    expect(stored.content, label).not.toMatch(/h$|hu$|hun$/);
+    expect(bytes(JSON.stringify(stored)), label).toBeLessThanOrEqual(MAX_STORED_BYTES);
+    expect(stored.content.length, label).toBeGreaterThan(MAX_STORED_BYTES / 2);
+  }
+});
+
+test("storedResult - JSON content nested too deep to re-serialise is stored as [REDACTED] when it holds a secret, and as is otherwise", () => {
+  const depth = 10_000;
+  const secretive = "[".repeat(depth) + '{"password":"x"}' + "]".repeat(depth);
+  expect(storedResult({ content: secretive, type: "json" }).content).toBe(REDACTED);
+  const harmless = "[".repeat(depth) + "1" + "]".repeat(depth);
+  const stored = storedResult({ content: harmless, type: "json" });
+  expect(harmless.startsWith(stored.content)).toBe(true);
+  expect(bytes(JSON.stringify(stored))).toBeLessThanOrEqual(MAX_STORED_BYTES);
+});
+
+test("storedError - scrubs the secrets from the message and keeps the code", () => {
+  expect(storedError({ code: "tool_failed", message: 'login failed for "hunter22" (pa\\"ss)' }, ["hunter22", 'pa"ss'])).toEqual({
+    code: "tool_failed",
+    message: `login failed for "${REDACTED}" (${REDACTED})`,
+  });
+  expect(storedError({ code: "timeout", message: "took too long" }, [])).toEqual({ code: "timeout", message: "took too long" });
 });

@@ -2,8 +2,26 @@ import type { ToolResult } from "./schema";
 
 export const REDACTED = "[REDACTED]";
 export const MAX_STORED_BYTES = 16 * 1024;
+/** Redacted values shorter than this are not scrubbed from results: they would match ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
 
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "pwd", "token", "secret", "authorization", "credential", "credentials", "cookie", "apikey", "privatekey", "secretkey", "accesskey", "sessionid"]);
+/** A key whose letters and digits, lower-cased, contain one of these is secret-looking. */
+const SECRET_FRAGMENTS = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "apikey",
+  "authorization",
+  "credential",
+  "privatekey",
+  "accesskey",
+  "sessionid",
+  "cookie",
+];
+/** Too short to look for inside other words ("author", "authority"), but secret-looking as a word of their own. */
+const SECRET_WORDS = new Set(["pwd", "auth"]);
 
 const words = (key: string) =>
   key
@@ -12,20 +30,139 @@ const words = (key: string) =>
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 
-/** Secret-looking: a word of the key (camelCase, snake_case or kebab-case), or two adjacent words, names a secret. */
+/**
+ * Secret-looking: the key, lower-cased with everything but letters and digits removed, contains a secret fragment
+ * (APITOKEN, dbpassword, password1, clientSecret, max_tokens too), or a word of it (camelCase, snake_case, kebab-case) is "pwd" or "auth".
+ */
 export function isSecretKey(key: string): boolean {
-  const parts = words(key);
-  return parts.some((word, i) => SECRET_WORDS.has(word) || SECRET_WORDS.has(word + (parts[i + 1] ?? "")));
+  const normalised = key.normalize("NFKC");
+  const compact = normalised.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return SECRET_FRAGMENTS.some((fragment) => compact.includes(fragment)) || words(normalised).some((word) => SECRET_WORDS.has(word));
 }
 
-/** A copy of a JSON value with every secret-looking key's value replaced, at any depth. */
+const isContainer = (value: unknown): value is object => value !== null && typeof value === "object";
+
+/** The keys of a { name, value } or { key, value } pair whose name is secret-looking: its "value" fields. */
+function secretPairValueKeys(entries: [string, unknown][]): Set<string> | undefined {
+  const named = entries.some(([key, inner]) => /^(name|key)$/i.test(key) && typeof inner === "string" && isSecretKey(inner));
+  if (!named) return undefined;
+  const values = entries.filter(([key]) => key.toLowerCase() === "value").map(([key]) => key);
+  return values.length > 0 ? new Set(values) : undefined;
+}
+
+interface Walk {
+  /** Applied to every string leaf and key left in place. */
+  scrub?: (text: string) => string;
+  /** Receives every value replaced by REDACTED. */
+  removed?: unknown[];
+  /** Set when anything was redacted or scrubbed. */
+  changed: boolean;
+}
+
+interface Frame {
+  array: boolean;
+  entries: [string, unknown][];
+  secretValues: Set<string> | undefined;
+  out: [string, unknown][];
+  next: number;
+  /** Its key in the parent's output. */
+  key: string;
+}
+
+/**
+ * A copy of a JSON value with secret-looking keys' values and secret pairs' values replaced by REDACTED, and the rest scrubbed.
+ * Iterative, so any depth is safe; objects are rebuilt with Object.fromEntries, so "__proto__" stays an own key.
+ */
+function walk(root: unknown, context: Walk): unknown {
+  const scrub = (text: string) => {
+    if (!context.scrub) return text;
+    const scrubbed = context.scrub(text);
+    if (scrubbed !== text) context.changed = true;
+    return scrubbed;
+  };
+  const leaf = (value: unknown) => (typeof value === "string" ? scrub(value) : value);
+  const open = (value: object, key: string): Frame => {
+    const array = Array.isArray(value);
+    const entries: [string, unknown][] = array ? value.map((inner): [string, unknown] => ["", inner]) : Object.entries(value);
+    return { array, entries, secretValues: array ? undefined : secretPairValueKeys(entries), out: [], next: 0, key };
+  };
+  if (!isContainer(root)) return leaf(root);
+  const stack = [open(root, "")];
+  let built: unknown;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next < frame.entries.length) {
+      const [key, inner] = frame.entries[frame.next++]!;
+      const storedKey = frame.array ? key : scrub(key);
+      if (!frame.array && (isSecretKey(key) || frame.secretValues?.has(key))) {
+        context.removed?.push(inner);
+        context.changed = true;
+        frame.out.push([storedKey, REDACTED]);
+      } else if (isContainer(inner)) stack.push(open(inner, storedKey));
+      else frame.out.push([storedKey, leaf(inner)]);
+      continue;
+    }
+    stack.pop();
+    built = frame.array ? frame.out.map(([, inner]) => inner) : Object.fromEntries(frame.out);
+    stack[stack.length - 1]?.out.push([frame.key, built]);
+  }
+  return built;
+}
+
+/** Every string leaf of the values, numbers and booleans as text, deduplicated, longest first (then in order of appearance), the short ones left out. */
+function secretsIn(values: unknown[]): string[] {
+  const found = new Set<string>();
+  const pending = [...values].reverse();
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === "string") found.add(value);
+    else if (typeof value === "number" || typeof value === "boolean") found.add(String(value));
+    else if (isContainer(value)) for (const inner of Object.values(value).reverse()) pending.push(inner);
+  }
+  return [...found].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** A copy of a JSON value with every secret-looking key's value, and every secret-named pair's value, replaced, at any depth. */
 export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, isSecretKey(key) ? REDACTED : redact(inner)]),
-    );
-  return value;
+  return walk(value, { changed: false });
+}
+
+/** The arguments as they may be stored, and every value taken out of them, for scrubbing wherever it appears again. */
+export function redactArguments(args: unknown): { redacted: unknown; secrets: string[] } {
+  const removed: unknown[] = [];
+  const redacted = walk(args, { removed, changed: false });
+  return { redacted, secrets: secretsIn(removed) };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Replaces every secret, and its JSON-escaped form, in one pass, the longest match first. */
+function scrubberFor(secrets: string[]): (text: string) => string {
+  const needles = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === "") continue;
+    needles.add(secret);
+    needles.add(JSON.stringify(secret).slice(1, -1));
+  }
+  if (needles.size === 0) return (text) => text;
+  const pattern = new RegExp(
+    [...needles]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join("|"),
+    "g",
+  );
+  return (text) => text.replace(pattern, () => REDACTED);
+}
+
+/** The text with every occurrence of each secret, plain or JSON-escaped, replaced by REDACTED. */
+export function scrubText(text: string, secrets: string[]): string {
+  return scrubberFor(secrets)(text);
+}
+
+/** A copy of a JSON value with secret-looking keys (and secret pairs) redacted and the secrets scrubbed from every string and key. */
+export function scrubValue(value: unknown, secrets: string[]): unknown {
+  return walk(value, { scrub: scrubberFor(secrets), changed: false });
 }
 
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
@@ -38,34 +175,85 @@ function cutToBytes(text: string, maxBytes: number) {
 /** DynamoDB nests maps and lists 32 levels deep at most; the call record itself takes a few. */
 export const MAX_STORED_DEPTH = 24;
 
+/** JSON.stringify recurses: JSON content nested deeper than this is not re-serialised. */
+const MAX_SERIALISED_DEPTH = 256;
+
 export function depthOf(value: unknown): number {
-  if (value === null || typeof value !== "object") return 0;
   let deepest = 0;
-  for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner));
-  return deepest + 1;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [inner, depth] = pending.pop()!;
+    if (!isContainer(inner)) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(inner)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Arguments as the call record keeps them, and the secrets taken out of them (to scrub from the result and error later). */
+export function storedCallArguments(args: unknown): { stored: { arguments: unknown; argumentsTruncated?: true }; secrets: string[] } {
+  const { redacted, secrets } = redactArguments(args);
+  const scrubbed = scrubValue(redacted, secrets);
+  const text = JSON.stringify(scrubbed) ?? "null";
+  const fits = byteLength(text) <= MAX_STORED_BYTES;
+  if (fits && depthOf(scrubbed) <= MAX_STORED_DEPTH) return { stored: { arguments: scrubbed }, secrets };
+  return {
+    stored: fits ? { arguments: text } : { arguments: cutToBytes(text, MAX_STORED_BYTES), argumentsTruncated: true },
+    secrets,
+  };
 }
 
 /** Arguments as the call record keeps them: redacted, and as JSON text (cut to 16 KiB) when too large or too deep to store as is. */
 export function storedArguments(args: unknown): { arguments: unknown; argumentsTruncated?: true } {
-  const redacted = redact(args);
-  const text = JSON.stringify(redacted) ?? "null";
-  const fits = byteLength(text) <= MAX_STORED_BYTES;
-  if (fits && depthOf(redacted) <= MAX_STORED_DEPTH) return { arguments: redacted };
-  return fits ? { arguments: text } : { arguments: cutToBytes(text, MAX_STORED_BYTES), argumentsTruncated: true };
+  return storedCallArguments(args).stored;
 }
 
-export function storedResult(result: ToolResult): ToolResult & { truncated?: true } {
-  const { metadata: _metadata, ...withoutMetadata } = result;
-  if (result.metadata && depthOf(result.metadata) > MAX_STORED_DEPTH) return storedResult(withoutMetadata);
-  if (byteLength(JSON.stringify(result)) <= MAX_STORED_BYTES) return result;
-  const stored = (content: string) => ({ ...withoutMetadata, content, truncated: true as const });
+/** JSON text of an object or array, parsed; otherwise undefined. */
+function parsedContainer(content: string): object | undefined {
+  if (!/^\s*[[{]/.test(content)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return isContainer(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Content without secrets: JSON content with secret-looking keys is redacted and re-serialised (only then: untouched JSON keeps its text). */
+function scrubbedContent(content: string, scrub: (text: string) => string): string {
+  const parsed = parsedContainer(content);
+  if (parsed !== undefined) {
+    const context: Walk = { scrub, changed: false };
+    const cleaned = walk(parsed, context);
+    if (context.changed) return depthOf(cleaned) <= MAX_SERIALISED_DEPTH ? scrub(JSON.stringify(cleaned)) : REDACTED;
+  }
+  return scrub(content);
+}
+
+/**
+ * A result as the call record keeps it: the secrets scrubbed from its content and metadata, secret-looking keys in JSON content
+ * and metadata redacted, metadata dropped when too deep, and the content cut so that the whole stays within 16 KiB.
+ */
+export function storedResult(result: ToolResult, secrets: string[] = []): ToolResult & { truncated?: true } {
+  const scrub = scrubberFor(secrets);
+  const { metadata, ...rest } = result;
+  const scrubbedMetadata = metadata === undefined ? undefined : (scrubValue(metadata, secrets) as Record<string, unknown>);
+  const base = { ...rest, content: scrubbedContent(result.content, scrub) };
+  const whole = scrubbedMetadata !== undefined && depthOf(scrubbedMetadata) <= MAX_STORED_DEPTH ? { ...base, metadata: scrubbedMetadata } : base;
+  if (byteLength(JSON.stringify(whole)) <= MAX_STORED_BYTES) return whole;
+  const stored = (content: string) => ({ ...base, content, truncated: true as const });
   const fits = (content: string) => byteLength(JSON.stringify(stored(content))) <= MAX_STORED_BYTES;
   let low = 0;
-  let high = Math.min(result.content.length, MAX_STORED_BYTES);
+  let high = Math.min(base.content.length, MAX_STORED_BYTES);
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (fits(cutToBytes(result.content, middle))) low = middle;
+    if (fits(cutToBytes(base.content, middle))) low = middle;
     else high = middle - 1;
   }
-  return stored(cutToBytes(result.content, low));
+  return stored(cutToBytes(base.content, low));
+}
+
+/** An error as the call record keeps it: the secrets scrubbed from its message. */
+export function storedError(error: { code: string; message: string }, secrets: string[]): { code: string; message: string } {
+  return { code: error.code, message: scrubText(error.message, secrets) };
 }
