@@ -189,7 +189,11 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const parsedMs = performance.now() - setupStarted;
   let version = (await toolgate.catalog.snapshot()).version;
   for (let start = 0; start < groups.length; start += BATCH)
-    version = await writeCatalog(toolgate.db, version, groups.slice(start, start + BATCH).map((group) => putGroupItem(toolgate.db, group)));
+  {
+    const written = await writeCatalog(toolgate.db, version, groups.slice(start, start + BATCH).map((group) => putGroupItem(toolgate.db, group)));
+    if (written.kind !== "ok") throw new Error(`the catalog write was ${written.kind}`);
+    version = written.version;
+  }
   const setupMs = performance.now() - setupStarted;
   out("setup_1000_groups_ms", setupMs.toFixed(0));
   note(`1,000 groups: built and validated in ${parsedMs.toFixed(0)} ms, written in ${Math.ceil(BIG_GROUPS / BATCH)} catalog transactions`);

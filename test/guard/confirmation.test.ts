@@ -180,26 +180,32 @@ async function pendingItem(toolgate: Toolgate, callId: string) {
   return Item;
 }
 
-test("POST /calls/:callId/approve and /deny - the unredacted arguments kept for the approval are dropped once answered", async () => {
+test("POST /calls/:callId/approve and /deny - the arguments kept for the approval are sealed in the store and dropped once answered", async () => {
   const { name, caller } = await setup();
   const approvedCall = (await callTool(g.request, caller, name, { password: "SEKRIT-1" })).body.callId;
   const deniedCall = (await callTool(g.request, caller, name, { password: "SEKRIT-2" })).body.callId;
-  expect(JSON.stringify(await pendingItem(g.toolgate, approvedCall))).toContain("SEKRIT-1");
-  await g.request("POST", `/calls/${approvedCall}/approve`);
+  for (const callId of [approvedCall, deniedCall]) {
+    const kept = await pendingItem(g.toolgate, callId);
+    expect(kept?.sealed).toEqual(expect.stringMatching(/^v1\./));
+    expect(JSON.stringify(kept)).not.toContain("SEKRIT");
+  }
+  const approved = await g.request("POST", `/calls/${approvedCall}/approve`);
+  expect(approved.status).toBe(200);
+  expect(g.executor.requestsFor(name).at(-1)?.body.arguments).toEqual({ password: "SEKRIT-1" });
   await g.request("POST", `/calls/${deniedCall}/deny`);
-  for (const callId of [approvedCall, deniedCall]) expect(JSON.stringify(await pendingItem(g.toolgate, callId) ?? {})).not.toContain("SEKRIT");
+  for (const callId of [approvedCall, deniedCall]) expect((await pendingItem(g.toolgate, callId))?.sealed).toBeUndefined();
 });
 
-test("cleanup - an expired confirmation drops the unredacted arguments kept for the approval", async () => {
+test("cleanup - an expired confirmation drops the sealed arguments kept for the approval", async () => {
   const { toolgate, request } = await expiringToolgate();
   const name = unique("tool");
   const group = await httpGroup(request, g.executor, [policyTool(name, { dangerous: true })]);
   const caller = await agentOn(request, [group]);
   const { body } = await callTool(request, caller, name, { password: "SEKRIT-3" });
-  expect(JSON.stringify(await pendingItem(toolgate, body.callId))).toContain("SEKRIT-3");
+  expect((await pendingItem(toolgate, body.callId))?.sealed).toEqual(expect.any(String));
   await cleanup(toolgate.db, new Date(Date.now() + 10_000));
   expect((await readCall(request, caller.agent.id, body.callId)).status).toBe("expired");
-  expect(JSON.stringify((await pendingItem(toolgate, body.callId)) ?? {})).not.toContain("SEKRIT");
+  expect((await pendingItem(toolgate, body.callId))?.sealed).toBeUndefined();
 });
 
 test("POST /calls/:callId/approve - a client-executed tool needing confirmation is authorized on approval, then reported by the agent", async () => {

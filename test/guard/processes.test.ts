@@ -150,8 +150,9 @@ test("POST /agents/:id/token - after rotation through one process, the old token
 
 test("GET /agents/:id/tools - x-toolgate never reaches the agent, through either process", async () => {
   const name = unique("tool");
-  const group = await httpGroup(A, g.executor, [policyTool(name, { dangerous: true, rateLimit: { perMinute: 3 }, allowedRoles: ["x"], tags: ["secret"] })]);
-  const caller = await agentOn(A, [group]);
+  const roleName = unique("role");
+  const group = await httpGroup(A, g.executor, [policyTool(name, { dangerous: true, rateLimit: { perMinute: 3 }, allowedRoles: [roleName], tags: ["secret"] })]);
+  const caller = await agentOn(A, [group], {}, roleName);
   await A("PUT", `/tools/${name}/policy`, { body: { strict: true } });
   for (const request of [A, B]) {
     const response = await request("GET", `/agents/${caller.agent.id}/tools`, { token: caller.token });

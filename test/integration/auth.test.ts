@@ -141,10 +141,10 @@ test("agent routes - the agent's own token works, and the admin token works on a
   }
 });
 
-test("GET /health - answers { ok: true } without a token", async () => {
+test("GET /health - answers { ok: true, store: \"available\" } without a token", async () => {
   for (const token of [null, "garbage", agent.token, ADMIN_TOKEN]) {
     const response = await request("GET", "/health", { token });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ok: true });
+    expect(response.body).toEqual({ ok: true, store: "available" });
   }
 });

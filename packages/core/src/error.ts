@@ -26,10 +26,40 @@ export const conflict = (code: string, message: string, details?: ErrorDetails) 
 export const forbidden = (code: string, message: string, details?: ErrorDetails) =>
   new ToolgateError(403, code, message, details);
 
+/** A refusal the caller can act on (4xx); 5xx errors are failures of toolgate or what it depends on. */
+export const isRefusal = (error: unknown): error is ToolgateError => error instanceof ToolgateError && error.status < 500;
+
+/** Other writers kept winning the race for the same data until the deadline passed. */
+export const busy = () =>
+  new ToolgateError(503, "busy", "Other changes to the same data kept getting there first, so this one was not applied; retry in a moment.", {
+    retryAfterSeconds: 1,
+    recoverable: true,
+  });
+
+/** DynamoDB did not answer, timed out, throttled or failed; nothing was half-written. */
+export const storeUnavailable = (cause?: unknown) =>
+  new ToolgateError(
+    503,
+    "store_unavailable",
+    "toolgate's database is not answering right now, so the request was not completed; retry in a moment.",
+    { retryAfterSeconds: 2 },
+    { cause },
+  );
+
 /** Raised by the storage boundary when a conditional write lost a race; callers reload and retry or map it. */
 export class WriteConflictError extends Error {
   constructor(readonly reasons: Array<string | undefined> = [], options?: { cause?: unknown }) {
     super("conditional write failed", options);
     this.name = "WriteConflictError";
+  }
+
+  /** Another transaction held an item at the same moment: nothing is wrong with the data, trying again can succeed. */
+  get contended() {
+    return this.reasons.includes("TransactionConflict");
+  }
+
+  /** Whether the item at this position of the transaction failed its own condition. */
+  refused(position: number) {
+    return this.reasons[position] === "ConditionalCheckFailed";
   }
 }

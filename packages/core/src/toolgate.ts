@@ -1,5 +1,6 @@
 import { Resource } from "sst";
-import { createDb } from "./dynamo/client";
+import { ArgumentSeal } from "./call/seal";
+import { createDb, DEFAULT_STORE_SETTINGS } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
@@ -8,6 +9,7 @@ import * as Agent from "./agent/index";
 import { TokenSigner } from "./agent/token";
 import { nativeTools } from "./executor/native/index";
 import { GuardCaches } from "./guard/caches";
+import { StoreHealth } from "./health";
 import type { GuardDeps } from "./guard/index";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
@@ -28,6 +30,8 @@ export class Toolgate {
   readonly config: Config;
   readonly caches: GuardCaches;
   readonly natives: ToolRegistry;
+  readonly seal: ArgumentSeal;
+  readonly health: StoreHealth;
   private starting: Promise<void> | undefined;
 
   constructor(options: ToolgateOptions) {
@@ -42,11 +46,13 @@ export class Toolgate {
       signingKey: options.signingKey,
     };
     this.caches = new GuardCaches(this.db);
+    this.seal = new ArgumentSeal(options.signingKey);
+    this.health = new StoreHealth(this.db);
     this.natives = nativeTools({ db: this.db, catalog: this.catalog, tokens: this.tokens, now: () => this.now() });
   }
 
   get guard(): GuardDeps {
-    return { db: this.db, catalog: this.catalog, caches: this.caches, natives: this.natives, settings: this.config };
+    return { db: this.db, catalog: this.catalog, caches: this.caches, natives: this.natives, settings: this.config, seal: this.seal };
   }
 
   now() {
@@ -84,6 +90,9 @@ export function toolgate(): Toolgate {
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
     endpoint: process.env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
+    requestTimeoutMs: positiveNumber(process.env.TOOLGATE_DYNAMODB_TIMEOUT_MS, DEFAULT_STORE_SETTINGS.requestTimeoutMs),
+    maxAttempts: positiveNumber(process.env.TOOLGATE_DYNAMODB_MAX_ATTEMPTS, DEFAULT_STORE_SETTINGS.maxAttempts),
+    contentionDeadlineMs: positiveNumber(process.env.TOOLGATE_CONTENTION_DEADLINE_MS, DEFAULT_STORE_SETTINGS.contentionDeadlineMs),
     callRetentionDays: positiveNumber(process.env.TOOLGATE_CALL_RETENTION_DAYS, DEFAULT_GUARD_SETTINGS.callRetentionDays),
     defaultTimeoutMs: positiveNumber(process.env.TOOLGATE_DEFAULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.defaultTimeoutMs),
     doomLoopThreshold: positiveNumber(process.env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),

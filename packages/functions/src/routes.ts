@@ -35,6 +35,7 @@ export const ROUTES = {
     "POST /calls/{callId}/approve",
     "POST /calls/{callId}/deny",
     "PUT /tools/{name}/policy",
+    "PATCH /tools/{name}/policy",
     "POST /tools/{name}/disable",
     "POST /tools/{name}/enable",
   ],

@@ -35,7 +35,7 @@ const agent = agentFixture("agt_1", "rol_1", "worker");
 
 function accessWith(toolGroups: string[] | null): Access {
   const role = roleFixture("rol_1", toolGroups, "browser");
-  return { agent, role, manager, groups: effectiveToolGroups(role, manager) };
+  return { agent, role, manager, overrides: new Map(), groups: effectiveToolGroups(role, manager) };
 }
 
 test("decide - allows a tool in the role's groups with its group and full definition", () => {

@@ -1,6 +1,6 @@
 import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { getAgent } from "../dynamo/agents";
-import { forgetPendingArguments, getCall, getPendingArguments, listCalls, settleCall } from "../dynamo/calls";
+import { forgetPendingArguments, getCall, getPendingCall, listCalls, settleCall } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { reauthorize } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
@@ -8,7 +8,7 @@ import { runAndSettle } from "../guard/run";
 import type { RunOutcome } from "../guard/run";
 import { DEADLINE_GRACE_MS, retentionExpiry } from "../guard/settings";
 import { parseOr } from "../validation";
-import { storedResult } from "./redact";
+import { redactArguments, storedResult } from "./redact";
 import { ClientResult } from "./schema";
 import type { CallRecord } from "./schema";
 
@@ -34,12 +34,19 @@ const alreadyAnswered = (record: CallRecord) =>
     status: record.status,
   });
 
-async function awaitingCall(db: Db, callId: string) {
-  const pending = await getPendingArguments(db, callId);
+/** The real arguments kept (sealed) beside a waiting call, or undefined when none are kept or they cannot be opened. */
+function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: Awaited<ReturnType<typeof getPendingCall>>) {
+  if (pending?.sealed !== undefined) return deps.seal.open(pending.sealed) as Record<string, unknown> | undefined;
+  return pending?.legacyArguments;
+}
+
+async function awaitingCall(deps: Pick<GuardDeps, "db" | "seal">, callId: string) {
+  const pending = await getPendingCall(deps.db, callId);
   if (!pending) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
-  const record = await get(db, pending.agentId, callId);
-  if (record.status !== "awaiting_confirmation" || !pending.arguments) throw alreadyAnswered(record);
-  return { record, args: pending.arguments };
+  const record = await get(deps.db, pending.agentId, callId);
+  const args = pendingArguments(deps, pending);
+  if (record.status !== "awaiting_confirmation" || !args) throw alreadyAnswered(record);
+  return { record, args };
 }
 
 export type ApprovalOutcome =
@@ -48,7 +55,7 @@ export type ApprovalOutcome =
 
 /** An admin's approval: the call runs exactly once, however many approvals arrive together. */
 export async function approve(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<ApprovalOutcome> {
-  const { record, args } = await awaitingCall(deps.db, callId);
+  const { record, args } = await awaitingCall(deps, callId);
   const agent = await getAgent(deps.db, record.agentId);
   if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
   const planned = await reauthorize(deps, agent, record.tool, args);
@@ -66,13 +73,14 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   };
   if (!(await settleCall(deps.db, next, "awaiting_confirmation", expiryOf(deps, record))))
     throw alreadyAnswered((await getCall(deps.db, record.agentId, callId)) ?? record);
-  await forgetPendingArguments(deps.db, callId);
+  const keptForTheResult = status === "authorized" && redactArguments(args).secrets.length > 0;
+  if (!keptForTheResult) await forgetPendingArguments(deps.db, callId);
   if (status === "authorized") return { callId, status, tool: record.tool, arguments: args };
-  return runAndSettle(deps.db, deps.settings, deps.natives, executor, next, args, timeoutMs);
+  return runAndSettle(deps, executor, next, args, timeoutMs);
 }
 
 export async function deny(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<CallRecord> {
-  const { record } = await awaitingCall(deps.db, callId);
+  const { record } = await awaitingCall(deps, callId);
   const next: CallRecord = {
     ...record,
     status: "denied",
@@ -89,20 +97,21 @@ export async function deny(deps: GuardDeps, callId: string, admin: string, now: 
   return next;
 }
 
-/** The agent runtime's result for a client-executed call; accepted once. */
+/** The agent runtime's result for a client-executed call; accepted once, stored with no secret of the call's arguments. */
 export async function reportResult(deps: GuardDeps, agentId: string, callId: string, input: unknown, now: Date): Promise<CallRecord> {
   const result = parseOr(ClientResult, input, "invalid_result", "The tool result");
-  const record = await get(deps.db, agentId, callId);
+  const [record, pending] = await Promise.all([get(deps.db, agentId, callId), getPendingCall(deps.db, callId)]);
   const notAwaiting = () =>
     new ToolgateError(409, "call_not_awaiting_result", `The call "${callId}" is not waiting for a result: it is ${record.status}.`, {
       callId,
       status: record.status,
     });
   if (record.status !== "authorized") throw notAwaiting();
+  const { secrets } = redactArguments(pending?.agentId === agentId ? (pendingArguments(deps, pending) ?? {}) : {});
   const next: CallRecord = {
     ...record,
     status: result.type === "error" ? "error" : "completed",
-    result: storedResult(result),
+    result: storedResult(result, secrets),
     finishedAt: now.toISOString(),
     durationMs: now.getTime() - Date.parse(record.startedAt),
   };
@@ -111,5 +120,6 @@ export async function reportResult(deps: GuardDeps, agentId: string, callId: str
     record.status = (await getCall(deps.db, agentId, callId))?.status ?? record.status;
     throw notAwaiting();
   }
+  if (pending) await forgetPendingArguments(deps.db, callId);
   return next;
 }

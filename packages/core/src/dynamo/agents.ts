@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { WriteConflictError } from "../error";
 import { Agent } from "../agent/schema";
+import { AGAIN, untilSettled } from "../contention";
 import type { Db } from "./client";
 import { conditional, whenCondition } from "./errors";
 import { Keys } from "./keys";
@@ -12,7 +13,7 @@ export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
 
 /** Inserts an agent unless one with its id exists; returns false in that case. */
 export async function insertAgent(db: Db, agent: Agent): Promise<boolean> {
-  return whenCondition(() =>
+  return whenCondition(db, () =>
     db.doc.send(
       new PutCommand({
         TableName: db.table,
@@ -24,26 +25,28 @@ export async function insertAgent(db: Db, agent: Agent): Promise<boolean> {
 }
 
 /** Applies a change to an active agent; returns undefined when it is missing or already terminated. */
-async function updateActive(db: Db, id: string, set: string, values: Record<string, unknown>): Promise<Agent | undefined> {
-  try {
-    const { Attributes } = await conditional(() =>
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: Keys.agent(id),
-          UpdateExpression: set,
-          ConditionExpression: "attribute_exists(pk) AND #agent.#status = :active",
-          ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-          ExpressionAttributeValues: { ":active": "active", ...values },
-          ReturnValues: "ALL_NEW",
-        }),
-      ),
-    );
-    return Agent.parse(Attributes?.agent);
-  } catch (error) {
-    if (error instanceof WriteConflictError) return undefined;
-    throw error;
-  }
+function updateActive(db: Db, id: string, set: string, values: Record<string, unknown>): Promise<Agent | undefined> {
+  return untilSettled(db.contentionDeadlineMs, async () => {
+    try {
+      const { Attributes } = await conditional(() =>
+        db.doc.send(
+          new UpdateCommand({
+            TableName: db.table,
+            Key: Keys.agent(id),
+            UpdateExpression: set,
+            ConditionExpression: "attribute_exists(pk) AND #agent.#status = :active",
+            ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+            ExpressionAttributeValues: { ":active": "active", ...values },
+            ReturnValues: "ALL_NEW",
+          }),
+        ),
+      );
+      return Agent.parse(Attributes?.agent);
+    } catch (error) {
+      if (!(error instanceof WriteConflictError)) throw error;
+      return error.contended ? AGAIN : undefined;
+    }
+  });
 }
 
 export const terminateAgent = (db: Db, id: string, now: string) =>

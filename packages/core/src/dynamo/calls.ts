@@ -33,7 +33,7 @@ export async function putCall(db: Db, record: CallRecord, timing: Timing): Promi
 export async function settleCall(db: Db, record: CallRecord, fromStatus: CallRecord["status"], timing: Timing): Promise<boolean> {
   const key = Keys.call(record.agentId, record.callId);
   const index = indexFor(record, key.pk, timing);
-  return whenCondition(() =>
+  return whenCondition(db, () =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,
@@ -80,20 +80,27 @@ export async function listCalls(
   return page.LastEvaluatedKey ? { calls, nextCursor: encodeCursor(page.LastEvaluatedKey) } : { calls };
 }
 
-export async function getPendingArguments(db: Db, callId: string): Promise<{ agentId: string; arguments?: Record<string, unknown> } | undefined> {
+/** What is kept beside a waiting call: its agent, and its real arguments sealed (or, from earlier versions, as JSON text). */
+export type PendingCall = { agentId: string; sealed?: string; legacyArguments?: Record<string, unknown> };
+
+export async function getPendingCall(db: Db, callId: string): Promise<PendingCall | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.callRef(callId), ConsistentRead: true }));
   if (!Item) return undefined;
-  return { agentId: String(Item.agentId), ...(typeof Item.arguments === "string" ? { arguments: JSON.parse(Item.arguments) as Record<string, unknown> } : {}) };
+  return {
+    agentId: String(Item.agentId),
+    ...(typeof Item.sealed === "string" ? { sealed: Item.sealed } : {}),
+    ...(typeof Item.arguments === "string" ? { legacyArguments: JSON.parse(Item.arguments) as Record<string, unknown> } : {}),
+  };
 }
 
-/** Drops the unredacted arguments kept for an approval once it is answered; the reference to the agent stays until it expires. */
+/** Drops the arguments kept for a waiting call once it is answered; the reference to the agent stays until it expires. */
 export async function forgetPendingArguments(db: Db, callId: string): Promise<void> {
-  await whenCondition(() =>
+  await whenCondition(db, () =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: Keys.callRef(callId),
-        UpdateExpression: "REMOVE #arguments",
+        UpdateExpression: "REMOVE #arguments, sealed",
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: { "#arguments": "arguments" },
       }),

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dyn
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Group } from "../group/index";
 import type { Db } from "./client";
+import { WriteConflictError } from "../error";
 import { conditional } from "./errors";
 import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
 import type { PolicyOverride } from "../policy/index";
@@ -73,13 +74,21 @@ export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string):
   },
 });
 
+export type CatalogWrite = { kind: "ok"; version: number } | { kind: "stale" } | { kind: "contention" } | { kind: "refused"; error: WriteConflictError };
+
 /**
  * Writes catalog changes as one transaction guarded by the catalog version, so all catalog writes serialise.
- * The version bump comes first: a WriteConflictError whose reasons[0] is set means the catalog moved on.
+ * "stale": another writer moved the version on; "contention": a transaction held an item at the same moment;
+ * "refused": one of the caller's own items failed its condition.
  */
-export async function writeCatalog(db: Db, expectedVersion: number, items: TransactItem[]): Promise<number> {
-  await conditional(() =>
-    db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items] })),
-  );
-  return expectedVersion + 1;
+export async function writeCatalog(db: Db, expectedVersion: number, items: TransactItem[]): Promise<CatalogWrite> {
+  try {
+    await conditional(() => db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items] })));
+    return { kind: "ok", version: expectedVersion + 1 };
+  } catch (error) {
+    if (!(error instanceof WriteConflictError)) throw error;
+    if (error.contended) return { kind: "contention" };
+    if (error.refused(0)) return { kind: "stale" };
+    return { kind: "refused", error: new WriteConflictError(error.reasons.slice(1), { cause: error }) };
+  }
 }

@@ -57,7 +57,7 @@ export async function settleLapsedCalls(db: Db, nowSeconds: number, now: string)
       if (!lapsed) continue;
       const expiresAt = typeof item.expiresAt === "number" ? item.expiresAt : nowSeconds;
       const index = expiryIndex(item.pk, expiresAt);
-      const applied = await whenCondition(() =>
+      const applied = await whenCondition(db, () =>
         db.doc.send(
           new UpdateCommand({
             TableName: db.table,
@@ -79,7 +79,7 @@ export async function settleLapsedCalls(db: Db, nowSeconds: number, now: string)
       );
       if (!applied) continue;
       settled++;
-      if (from === "awaiting_confirmation") await forgetPendingArguments(db, item.sk.slice("CALL#".length));
+      if (from === "awaiting_confirmation" || from === "authorized") await forgetPendingArguments(db, item.sk.slice("CALL#".length));
     }
   }
   return settled;

@@ -1,22 +1,33 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { storeUnavailable } from "../error";
+import { isStoreFault } from "./faults";
 
 export type Db = {
   doc: DynamoDBDocumentClient;
   client: DynamoDBClient;
   table: string;
+  /** How long a write that keeps losing races is retried before the caller gets 503 busy. */
+  contentionDeadlineMs: number;
 };
 
 export type DbOptions = {
   table: string;
   endpoint?: string;
   region?: string;
+  /** Each DynamoDB request is abandoned after this long without an answer (then retried, up to maxAttempts). */
+  requestTimeoutMs?: number;
+  maxAttempts?: number;
+  contentionDeadlineMs?: number;
   /** Called once per DynamoDB request actually sent (a round trip), with the operation name. */
   onRoundTrip?: (operation: string) => void;
 };
 
+export const DEFAULT_STORE_SETTINGS = { requestTimeoutMs: 2_000, maxAttempts: 3, contentionDeadlineMs: 5_000 };
+
 export function createDb(options: DbOptions): Db {
   const local = options.endpoint !== undefined;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_STORE_SETTINGS.requestTimeoutMs;
   const client = new DynamoDBClient({
     ...(local
       ? {
@@ -27,8 +38,19 @@ export function createDb(options: DbOptions): Db {
       : options.region
         ? { region: options.region }
         : {}),
-    maxAttempts: 4,
+    maxAttempts: options.maxAttempts ?? DEFAULT_STORE_SETTINGS.maxAttempts,
+    requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
   });
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw isStoreFault(error) ? storeUnavailable(error) : error;
+      }
+    },
+    { step: "initialize", name: "toolgateStoreFaults", priority: "high" },
+  );
   if (options.onRoundTrip) {
     const onRoundTrip = options.onRoundTrip;
     client.middlewareStack.add(
@@ -42,5 +64,5 @@ export function createDb(options: DbOptions): Db {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-  return { doc, client, table: options.table };
+  return { doc, client, table: options.table, contentionDeadlineMs: options.contentionDeadlineMs ?? DEFAULT_STORE_SETTINGS.contentionDeadlineMs };
 }

@@ -22,8 +22,8 @@ export type AdmissionWrite = {
   next: GuardState;
   record: CallRecord;
   expiresAt: number;
-  /** Kept beside the call until an approval or a client's result settles it: the real, unredacted arguments. */
-  pendingArguments?: Record<string, unknown>;
+  /** Kept beside the call until an approval or a client's result settles it: the real arguments, sealed. */
+  sealedArguments?: string;
 };
 
 /** Positions of the items in the admission transaction, for reading its cancellation reasons. */
@@ -74,7 +74,7 @@ export async function writeAdmission(db: Db, write: AdmissionWrite): Promise<voi
     },
     { Put: { TableName: db.table, Item: callItem(record, write.expiresAt), ConditionExpression: "attribute_not_exists(pk)" } },
   ];
-  if (write.pendingArguments)
+  if (write.sealedArguments)
     items.push({
       Put: {
         TableName: db.table,
@@ -82,7 +82,7 @@ export async function writeAdmission(db: Db, write: AdmissionWrite): Promise<voi
           ...Keys.callRef(record.callId),
           ...expiryIndex(Keys.callRef(record.callId).pk, write.expiresAt),
           agentId: agent.id,
-          arguments: JSON.stringify(write.pendingArguments),
+          sealed: write.sealedArguments,
           expiresAt: write.expiresAt,
         },
       },

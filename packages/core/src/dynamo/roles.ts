@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { conflict } from "../error";
-import { WriteConflictError } from "../error";
+import { conflict, WriteConflictError } from "../error";
+import { AGAIN, untilSettled } from "../contention";
 import { Role } from "../role/schema";
 import type { Db } from "./client";
 import { conditional } from "./errors";
@@ -69,33 +69,36 @@ export async function listRoles(db: Db): Promise<Role[]> {
   return roles;
 }
 
-/** Creates a role and claims its name; `ifAbsent` makes creating a fixed-id role (root) idempotent. */
-export async function insertRole(db: Db, role: Role): Promise<void> {
-  try {
-    await conditional(() =>
-      db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: db.table, Item: roleItem(role), ConditionExpression: "attribute_not_exists(pk)" } },
-            {
-              Put: {
-                TableName: db.table,
-                Item: { ...Keys.roleName(role.name), roleId: role.id },
-                ConditionExpression: "attribute_not_exists(pk)",
-              },
-            },
-          ],
-        }),
-      ),
-    );
-  } catch (error) {
-    if (error instanceof WriteConflictError && error.reasons[1] === "ConditionalCheckFailed") throw nameTaken(role.name);
-    throw error;
-  }
+const claimName = (db: Db, role: Role) => ({
+  Put: { TableName: db.table, Item: { ...Keys.roleName(role.name), roleId: role.id }, ConditionExpression: "attribute_not_exists(pk)" },
+});
+
+/** Creates a role and claims its name; false when a role with its id exists (creating root is idempotent). */
+export function insertRole(db: Db, role: Role): Promise<boolean> {
+  return untilSettled(db.contentionDeadlineMs, async () => {
+    try {
+      await conditional(() =>
+        db.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [{ Put: { TableName: db.table, Item: roleItem(role), ConditionExpression: "attribute_not_exists(pk)" } }, claimName(db, role)],
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof WriteConflictError)) throw error;
+      if (error.contended) return AGAIN;
+      if (error.refused(0)) return false;
+      throw nameTaken(role.name);
+    }
+  });
 }
 
-/** Replaces a role if it is still at `expectedVersion`; moves its name claim when the name changed. */
-export async function replaceRole(db: Db, previous: Role, next: Role): Promise<"ok" | "stale"> {
+/**
+ * Replaces a role if it is still at the version it was read at; moves its name claim when the name changed.
+ * "stale": the role changed since; "contention": another transaction held it at the same moment.
+ */
+export async function replaceRole(db: Db, previous: Role, next: Role): Promise<"ok" | "stale" | "contention"> {
   const renamed = previous.name.toLowerCase() !== next.name.toLowerCase();
   try {
     await conditional(() =>
@@ -111,18 +114,7 @@ export async function replaceRole(db: Db, previous: Role, next: Role): Promise<"
                 ExpressionAttributeValues: { ":expected": previous.version },
               },
             },
-            ...(renamed
-              ? [
-                  {
-                    Put: {
-                      TableName: db.table,
-                      Item: { ...Keys.roleName(next.name), roleId: next.id },
-                      ConditionExpression: "attribute_not_exists(pk)",
-                    },
-                  },
-                  { Delete: { TableName: db.table, Key: Keys.roleName(previous.name) } },
-                ]
-              : []),
+            ...(renamed ? [claimName(db, next), { Delete: { TableName: db.table, Key: Keys.roleName(previous.name) } }] : []),
           ],
         }),
       ),
@@ -130,7 +122,8 @@ export async function replaceRole(db: Db, previous: Role, next: Role): Promise<"
     return "ok";
   } catch (error) {
     if (!(error instanceof WriteConflictError)) throw error;
-    if (error.reasons[1] === "ConditionalCheckFailed") throw nameTaken(next.name);
+    if (error.contended) return "contention";
+    if (error.refused(1)) throw nameTaken(next.name);
     return "stale";
   }
 }

@@ -1,12 +1,10 @@
-import { WriteConflictError } from "../error";
+import { AGAIN, untilSettled } from "../contention";
 import type { Db } from "../dynamo/client";
 import { readCatalogItems, readCatalogVersion, writeCatalog } from "../dynamo/catalog";
 import type { PolicyOverride } from "../policy/index";
 import type { TransactItem } from "../dynamo/catalog";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
-
-const MAX_WRITE_ATTEMPTS = 8;
 
 export type CatalogChange<T> = { items: TransactItem[]; result: T } | { items: null; result: T };
 
@@ -44,25 +42,22 @@ export class Catalog {
   }
 
   /**
-   * Applies a change computed against a fresh catalog, retrying when another writer got there first.
-   * `decide` returns the transaction items to write (null to write nothing) and the result to hand back.
+   * Applies a change computed against a fresh catalog, deciding again whenever another writer got there first,
+   * until the contention deadline (then 503 busy). `decide` returns the transaction items to write (null to write
+   * nothing) and the result to hand back. When one of its own items fails its condition, the WriteConflictError
+   * (reasons positioned as `items`) is thrown for the caller to interpret.
    */
-  async change<T>(decide: (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+  change<T>(decide: (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>): Promise<T> {
+    return untilSettled(this.db.contentionDeadlineMs, async () => {
       const snapshot = await this.snapshot();
-      const { version, manager } = snapshot;
-      const decision = decide(manager, snapshot);
+      const decision = decide(snapshot.manager, snapshot);
       if (decision.items === null) return decision.result;
-      try {
-        await writeCatalog(this.db, version, decision.items);
-        this.invalidate();
-        return decision.result;
-      } catch (error) {
-        if (!(error instanceof WriteConflictError) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
-        if (error.reasons[0] === undefined && error.reasons.length > 0) throw error;
-        this.invalidate();
-      }
-    }
+      const written = await writeCatalog(this.db, snapshot.version, decision.items);
+      this.invalidate();
+      if (written.kind === "ok") return decision.result;
+      if (written.kind === "refused") throw written.error;
+      return AGAIN;
+    });
   }
 
   invalidate() {

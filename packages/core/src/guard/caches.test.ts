@@ -48,7 +48,7 @@ test("GuardCaches.exclusive - a failing piece of work rejects its caller only an
 
 test("GuardCaches.guardState - remembers and forgets an agent's state without a read", async () => {
   const cache = caches();
-  const state = { seq: 3, last: null, rates: {} };
+  const state = { seq: 3, last: null, rates: [] };
   cache.rememberGuardState("a", state);
   await expect(cache.guardState("a")).resolves.toBe(state);
   cache.forgetGuardState("a");

@@ -1,11 +1,8 @@
 import { ToolgateError } from "../error";
+import { tooDeepMessage } from "../json";
 import type { ArgumentIssue } from "./arguments";
 
 export const refusal = {
-  disabled: (tool: string) =>
-    new ToolgateError(403, "tool_disabled", `The tool "${tool}" has been disabled by an administrator.`, { toolName: tool, recoverable: false }),
-  permission: (tool: string, reason: string) =>
-    new ToolgateError(403, "permission_denied", `You may not use the tool "${tool}": ${reason}.`, { toolName: tool, reason, recoverable: false }),
   invalidArguments: (tool: string, details: ArgumentIssue[]) =>
     new ToolgateError(
       400,
@@ -23,20 +20,20 @@ export const refusal = {
       retryAfterSeconds,
       recoverable: true,
     }),
-  doomLoop: (tool: string, repeats: number) =>
+  doomLoop: (tool: string, runs: number, repeatLimit: number) =>
     new ToolgateError(
       429,
       "doom_loop_detected",
-      `This would be call number ${repeats} in a row to "${tool}" with the same arguments. Repeating it will not change the outcome: change the arguments or try another approach.`,
-      { toolName: tool, repeats, recoverable: true },
+      `"${tool}" has just run ${runs} ${runs === 1 ? "time" : "times"} in a row with these same arguments, and toolgate allows at most ${repeatLimit} identical ${repeatLimit === 1 ? "call" : "calls"} in a row. Repeating it will not change the outcome: change the arguments or try another approach.`,
+      { toolName: tool, repeats: runs, repeatLimit, recoverable: true },
     ),
   noExecutor: (tool: string, group: string) =>
     new ToolgateError(501, "no_executor", `The tool "${tool}" is in the group "${group}", which has no executor bound, so toolgate cannot run it.`, {
       toolName: tool,
       recoverable: false,
     }),
-  busy: () =>
-    new ToolgateError(503, "busy", "Too many calls of this agent were admitted at once; retry the call.", { recoverable: true }),
+  tooDeep: (tool: string) =>
+    new ToolgateError(400, "json_too_deep", tooDeepMessage(`The arguments for "${tool}"`), { toolName: tool, recoverable: true }),
   revoked: () => new ToolgateError(401, "unauthenticated", "The token has been revoked."),
   terminated: (agentId: string) => new ToolgateError(403, "forbidden", `The agent "${agentId}" is terminated.`),
 };

@@ -1,8 +1,8 @@
 import { ToolgateError } from "../error";
 import type { CallRecord, ToolResult } from "../call/schema";
-import { storedResult } from "../call/redact";
-import type { Db } from "../dynamo/client";
+import { redactArguments, storedError, storedResult } from "../call/redact";
 import { settleCall } from "../dynamo/calls";
+import type { Db } from "../dynamo/client";
 import { runHttpExecutor } from "../executor/http";
 import type { Executor } from "../group/index";
 import type { ToolRegistry } from "../tool/registry";
@@ -10,6 +10,8 @@ import { retentionExpiry } from "./settings";
 import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
+
+type RunDeps = { db: Db; settings: GuardSettings; natives: ToolRegistry };
 
 const timedOut = (tool: string, timeoutMs: number) =>
   new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
@@ -34,31 +36,30 @@ async function execute(
   throw new ToolgateError(409, "client_executed", `The tool "${record.tool}" runs in the agent's runtime, not in toolgate.`);
 }
 
-/** Runs an admitted call with its executor, records the outcome once, and answers as the caller should see it. */
-export async function runAndSettle(
-  db: Db,
-  settings: GuardSettings,
-  natives: ToolRegistry,
-  executor: Executor,
-  running: CallRecord,
-  args: Record<string, unknown>,
-  timeoutMs: number,
-): Promise<RunOutcome> {
+const statusOf = (failure: ToolgateError): CallRecord["status"] =>
+  failure.code === "tool_timeout" ? "timed_out" : failure.status === 403 ? "refused" : "error";
+
+/**
+ * Runs an admitted call with its executor, records the outcome once (with no secret of the arguments in it),
+ * and answers as the caller should see it. A 403 from the tool itself (a native tool refusing on permission) is recorded as refused.
+ */
+export async function runAndSettle(deps: RunDeps, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number): Promise<RunOutcome> {
   const started = Date.now();
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await execute(executor, natives, running, args, timeoutMs);
+    result = await execute(executor, deps.natives, running, args, timeoutMs);
   } catch (error) {
-    if (!(error instanceof ToolgateError)) throw error;
+    if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
+  const { secrets } = redactArguments(args);
   const finished = new Date();
   const timing = { finishedAt: finished.toISOString(), durationMs: finished.getTime() - started };
   const settled: CallRecord = result
-    ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result) }
-    : { ...running, ...timing, status: failure!.code === "tool_timeout" ? "timed_out" : "error", error: { code: failure!.code, message: failure!.message } };
-  const recorded = await settleCall(db, settled, "running", { expiresAt: retentionExpiry(settings, new Date(Date.parse(running.startedAt))) });
+    ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result, secrets) }
+    : { ...running, ...timing, status: statusOf(failure!), error: storedError({ code: failure!.code, message: failure!.message }, secrets) };
+  const recorded = await settleCall(deps.db, settled, "running", { expiresAt: retentionExpiry(deps.settings, new Date(Date.parse(running.startedAt))) });
   if (!recorded) failure = timedOut(running.tool, timeoutMs);
   if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
   return { callId: running.callId, status: settled.status as RunOutcome["status"], result: result! };

@@ -8,6 +8,8 @@ const T0 = 1_704_067_200;
 
 const call = (nowSeconds: number, fingerprint = `f${nowSeconds}-${Math.random()}`, tool = "t") => ({ tool, fingerprint, nowSeconds });
 
+const rateOf = (state: GuardState, tool: string) => state.rates.find((rate) => rate.tool === tool);
+
 function admitted(admission: Admission) {
   if (!admission.admitted) throw new Error(`expected the call to be admitted, got ${JSON.stringify(admission)}`);
   return admission.next;
@@ -26,7 +28,7 @@ function run(times: number[], policy: Parameters<typeof admit>[2], threshold = 3
 
 test("admit - admits a first call and counts it, with seq moving from 0 to 1", () => {
   const next = admitted(admit(emptyGuardState(), call(T0, "a"), { rateLimit: { perMinute: 5 } }, 3));
-  expect(next).toEqual({ seq: 1, last: { fingerprint: "a", repeats: 1 }, rates: { t: { minute: [T0, 1] } } });
+  expect(next).toEqual({ seq: 1, last: { fingerprint: "a", repeats: 1 }, rates: [{ tool: "t", minute: [T0, 1] }] });
 });
 
 test("admit - seq increases by one with every admitted call", () => {
@@ -54,7 +56,7 @@ test("admit - retryAfterSeconds counts down to the end of the minute window", ()
 test("admit - a new minute window starts a new count", () => {
   const { state, last } = run([T0, T0 + 30, T0 + 59, T0 + 60], { rateLimit: { perMinute: 2 } });
   expect(last.admitted).toBe(true);
-  expect(state.rates.t?.minute).toEqual([T0 + 60, 1]);
+  expect(rateOf(state, "t")?.minute).toEqual([T0 + 60, 1]);
 });
 
 test("admit - perHour counts across minutes and refuses until the hour rolls over", () => {
@@ -63,7 +65,7 @@ test("admit - perHour counts across minutes and refuses until the hour rolls ove
   expect(last).toEqual({ admitted: false, code: "rate_limited", limit: "perHour", retryAfterSeconds: 3600 - 1800 });
   const rolled = run([T0, T0 + 600, T0 + 1200, T0 + 3600], policy);
   expect(rolled.last.admitted).toBe(true);
-  expect(rolled.state.rates.t?.hour).toEqual([T0 + 3600, 1]);
+  expect(rateOf(rolled.state, "t")?.hour).toEqual([T0 + 3600, 1]);
 });
 
 test("admit - perMinute is checked before perHour, and both count every admitted call", () => {
@@ -71,7 +73,7 @@ test("admit - perMinute is checked before perHour, and both count every admitted
   expect(run([T0, T0 + 1, T0 + 2], policy).last).toMatchObject({ admitted: false, limit: "perMinute" });
   const hourly = run([T0, T0 + 1, T0 + 61, T0 + 62], policy);
   expect(hourly.last).toMatchObject({ admitted: false, limit: "perHour", retryAfterSeconds: 3600 - 62 });
-  expect(hourly.state.rates.t).toEqual({ minute: [T0 + 60, 1], hour: [T0, 3] });
+  expect(rateOf(hourly.state, "t")).toEqual({ tool: "t", minute: [T0 + 60, 1], hour: [T0, 3] });
 });
 
 test("admit - rate limits count per tool", () => {
@@ -80,12 +82,12 @@ test("admit - rate limits count per tool", () => {
   state = admitted(admit(state, call(T0, "a1", "a"), policy, 3));
   state = admitted(admit(state, call(T0, "b1", "b"), policy, 3));
   expect(admit(state, call(T0, "a2", "a"), policy, 3)).toMatchObject({ admitted: false, code: "rate_limited" });
-  expect(state.rates).toEqual({ a: { minute: [T0, 1] }, b: { minute: [T0, 1] } });
+  expect(state.rates).toEqual([{ tool: "a", minute: [T0, 1] }, { tool: "b", minute: [T0, 1] }]);
 });
 
 test("admit - a tool without a rate limit keeps no counters", () => {
-  const next = admitted(admit({ seq: 4, last: null, rates: { t: { minute: [T0, 9] } } }, call(T0), {}, 3));
-  expect(next.rates).toEqual({});
+  const next = admitted(admit({ seq: 4, last: null, rates: [{ tool: "t", minute: [T0, 9] }] }, call(T0), {}, 3));
+  expect(next.rates).toEqual([]);
 });
 
 test("admit - the doom loop refuses the third identical call in a row by default", () => {
@@ -93,7 +95,7 @@ test("admit - the doom loop refuses the third identical call in a row by default
   state = admitted(admit(state, call(T0, "same"), {}, 3));
   state = admitted(admit(state, call(T0 + 1, "same"), {}, 3));
   expect(state.last).toEqual({ fingerprint: "same", repeats: 2 });
-  expect(admit(state, call(T0 + 2, "same"), {}, 3)).toEqual({ admitted: false, code: "doom_loop_detected", repeats: 3 });
+  expect(admit(state, call(T0 + 2, "same"), {}, 3)).toEqual({ admitted: false, code: "doom_loop_detected", runs: 2, repeatLimit: 2 });
 });
 
 test("admit - the doom loop threshold N is configurable: the Nth identical call is refused", () => {
@@ -103,9 +105,47 @@ test("admit - the doom loop threshold N is configurable: the Nth identical call 
     expect(admit(state, call(T0 + threshold, "same"), {}, threshold), String(threshold)).toEqual({
       admitted: false,
       code: "doom_loop_detected",
-      repeats: threshold,
+      runs: threshold - 1,
+      repeatLimit: threshold - 1,
     });
   }
+});
+
+test("admit - a tool's repeatLimit overrides the threshold: that many identical calls run, the next is refused", () => {
+  for (const repeatLimit of [1, 2, 5]) {
+    let state = emptyGuardState();
+    for (let i = 0; i < repeatLimit; i++) state = admitted(admit(state, call(T0 + i, "same"), { repeatLimit }, 3));
+    expect(admit(state, call(T0 + 9, "same"), { repeatLimit }, 3), String(repeatLimit)).toEqual({
+      admitted: false,
+      code: "doom_loop_detected",
+      runs: repeatLimit,
+      repeatLimit,
+    });
+  }
+});
+
+test("admit - repeatLimit 0 switches the doom-loop check off for that tool", () => {
+  let state = emptyGuardState();
+  for (let i = 0; i < 50; i++) state = admitted(admit(state, call(T0 + i, "poll"), { repeatLimit: 0 }, 3));
+  expect(state.last).toEqual({ fingerprint: "poll", repeats: 50 });
+});
+
+test("admit - a tool named __proto__, constructor or toString keeps its own counters and the state stays a plain list", () => {
+  let state = emptyGuardState();
+  const policy = { rateLimit: { perMinute: 2 } };
+  for (const tool of ["__proto__", "constructor", "toString", "__proto__", "constructor", "toString"])
+    state = admitted(admit(state, call(T0, `${tool}-${Math.random()}`, tool), policy, 3));
+  for (const tool of ["__proto__", "constructor", "toString"]) {
+    expect(rateOf(state, tool)?.minute, tool).toEqual([T0, 2]);
+    expect(admit(state, call(T0, "x", tool), policy, 3), tool).toMatchObject({ admitted: false, code: "rate_limited" });
+  }
+  expect(GuardState.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
+  expect(Object.getPrototypeOf(state.rates)).toBe(Array.prototype);
+});
+
+test("GuardState - reads counters stored by earlier versions as a map keyed by tool name", () => {
+  const stored = { seq: 2, last: null, rates: { search: { minute: [T0, 2] } } };
+  expect(GuardState.parse(stored).rates).toEqual([{ tool: "search", minute: [T0, 2] }]);
 });
 
 test("admit - different arguments in between reset the run of identical calls", () => {
@@ -129,7 +169,7 @@ test("admit - a refused call leaves the state unchanged, so the refusal repeats"
   looping = admitted(admit(looping, call(T0, "same"), {}, 3));
   looping = admitted(admit(looping, call(T0, "same"), {}, 3));
   const snapshot = structuredClone(looping);
-  for (let i = 0; i < 3; i++) expect(admit(looping, call(T0, "same"), {}, 3)).toMatchObject({ admitted: false, repeats: 3 });
+  for (let i = 0; i < 3; i++) expect(admit(looping, call(T0, "same"), {}, 3)).toMatchObject({ admitted: false, runs: 2 });
   expect(looping).toEqual(snapshot);
 });
 

@@ -2,21 +2,32 @@ import { z } from "zod";
 import type { ToolPolicy } from "../tool/definition";
 
 const Window = z.tuple([z.number(), z.number()]);
+const ToolRate = z.object({ tool: z.string(), minute: Window.optional(), hour: Window.optional() });
+type ToolRate = z.infer<typeof ToolRate>;
 
-/** Per-agent admission state: the run of identical calls and fixed-window rate counters per tool. */
+/** Earlier versions kept the counters in a map keyed by tool name; a tool named "__proto__" broke it. */
+const fromKeyedRates = (rates: unknown) =>
+  rates !== null && typeof rates === "object" && !Array.isArray(rates)
+    ? Object.entries(rates).map(([tool, counters]) => ({ ...(counters as object), tool }))
+    : rates;
+
+/**
+ * Per-agent admission state: the run of identical calls and fixed-window rate counters per tool.
+ * Counters are a list, never an object keyed by a tool name: any name a module chooses is safe.
+ */
 export const GuardState = z.object({
   seq: z.number().int().min(0),
   last: z.object({ fingerprint: z.string(), repeats: z.number().int() }).nullable(),
-  rates: z.record(z.string(), z.object({ minute: Window.optional(), hour: Window.optional() })),
+  rates: z.preprocess(fromKeyedRates, z.array(ToolRate)),
 });
 export type GuardState = z.infer<typeof GuardState>;
 
-export const emptyGuardState = (): GuardState => ({ seq: 0, last: null, rates: {} });
+export const emptyGuardState = (): GuardState => ({ seq: 0, last: null, rates: [] });
 
 export type Admission =
   | { admitted: true; next: GuardState }
   | { admitted: false; code: "rate_limited"; limit: "perMinute" | "perHour"; retryAfterSeconds: number }
-  | { admitted: false; code: "doom_loop_detected"; repeats: number };
+  | { admitted: false; code: "doom_loop_detected"; runs: number; repeatLimit: number };
 
 const MINUTE = 60;
 const HOUR = 3600;
@@ -25,6 +36,10 @@ function windowCount(window: [number, number] | undefined, start: number) {
   return window && window[0] === start ? window[1] : 0;
 }
 
+/** How many identical calls in a row may run: the tool's repeatLimit, else one fewer than the threshold that is refused; 0 means no limit. */
+export const repeatLimitOf = (policy: Pick<ToolPolicy, "repeatLimit">, doomLoopThreshold: number) =>
+  policy.repeatLimit ?? Math.max(0, doomLoopThreshold - 1);
+
 /**
  * Decides whether one more call is admitted, in the guard's order: rate limits, then the doom loop.
  * A refused call leaves the state as it was.
@@ -32,12 +47,12 @@ function windowCount(window: [number, number] | undefined, start: number) {
 export function admit(
   state: GuardState,
   call: { tool: string; fingerprint: string; nowSeconds: number },
-  policy: Pick<ToolPolicy, "rateLimit">,
+  policy: Pick<ToolPolicy, "rateLimit" | "repeatLimit">,
   doomLoopThreshold: number,
 ): Admission {
   const minuteStart = call.nowSeconds - (call.nowSeconds % MINUTE);
   const hourStart = call.nowSeconds - (call.nowSeconds % HOUR);
-  const counters = state.rates[call.tool] ?? {};
+  const counters: Partial<ToolRate> = state.rates.find((rate) => rate.tool === call.tool) ?? {};
   const perMinute = policy.rateLimit?.perMinute;
   const perHour = policy.rateLimit?.perHour;
   const minuteCount = windowCount(counters.minute, minuteStart);
@@ -47,15 +62,20 @@ export function admit(
   if (perHour !== undefined && hourCount >= perHour)
     return { admitted: false, code: "rate_limited", limit: "perHour", retryAfterSeconds: hourStart + HOUR - call.nowSeconds };
 
-  const repeats = state.last?.fingerprint === call.fingerprint ? state.last.repeats + 1 : 1;
-  if (repeats >= doomLoopThreshold) return { admitted: false, code: "doom_loop_detected", repeats };
+  const runs = state.last?.fingerprint === call.fingerprint ? state.last.repeats : 0;
+  const repeatLimit = repeatLimitOf(policy, doomLoopThreshold);
+  if (repeatLimit > 0 && runs >= repeatLimit) return { admitted: false, code: "doom_loop_detected", runs, repeatLimit };
 
-  const rates = { ...state.rates };
-  if (perMinute !== undefined || perHour !== undefined)
-    rates[call.tool] = {
-      ...(perMinute !== undefined ? { minute: [minuteStart, minuteCount + 1] as [number, number] } : {}),
-      ...(perHour !== undefined ? { hour: [hourStart, hourCount + 1] as [number, number] } : {}),
-    };
-  else delete rates[call.tool];
-  return { admitted: true, next: { seq: state.seq + 1, last: { fingerprint: call.fingerprint, repeats }, rates } };
+  const others = state.rates.filter((rate) => rate.tool !== call.tool);
+  const counted: ToolRate[] =
+    perMinute !== undefined || perHour !== undefined
+      ? [
+          {
+            tool: call.tool,
+            ...(perMinute !== undefined ? { minute: [minuteStart, minuteCount + 1] as [number, number] } : {}),
+            ...(perHour !== undefined ? { hour: [hourStart, hourCount + 1] as [number, number] } : {}),
+          },
+        ]
+      : [];
+  return { admitted: true, next: { seq: state.seq + 1, last: { fingerprint: call.fingerprint, repeats: runs + 1 }, rates: [...others, ...counted] } };
 }

@@ -1,11 +1,13 @@
-import { ToolgateError, WriteConflictError, notFound } from "../error";
+import { isRefusal, notFound, WriteConflictError } from "../error";
+import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { getModule, listModules, moduleEventItems, writeItems } from "../dynamo/modules";
 import type { Catalog } from "../group/catalog";
 import { registerGroup } from "../group/register";
 import { GroupInput } from "../group/index";
-import { describeIssues, summarise } from "../validation";
+import { nestsDeeperThan, tooDeepMessage } from "../json";
+import { describeIssues, safeParseHuman, summarise } from "../validation";
 import { ModuleEventType } from "./events";
 import { ModuleLoaded, ModuleRef, ModuleUnloaded } from "./schema";
 import type { ModuleState } from "./schema";
@@ -21,8 +23,6 @@ export type EventOutcome =
   | { outcome: "stale"; module: string; version: number; storedVersion: number }
   | { outcome: "ignored"; reason: string };
 
-const isStale = (error: unknown) => error instanceof WriteConflictError;
-
 export async function get(db: Db, name: string): Promise<ModuleState> {
   const state = await getModule(db, name);
   if (!state) throw notFound("module_not_found", `No event has been received for a module named "${name}".`);
@@ -31,92 +31,82 @@ export async function get(db: Db, name: string): Promise<ModuleState> {
 
 export const list = (db: Db) => listModules(db);
 
-/** Applies a module event: idempotent per event id, ordered per module by version, rejections recorded. */
+type Applying = { db: Db; catalog: Catalog; event: ModuleEvent; module: string; version: number; stored: ModuleState | undefined; now: Date };
+
+/**
+ * Applies a module event: idempotent per event id, ordered per module by version, rejections recorded.
+ * An event is stale only when a newer version of its own module is stored; losing a race to any other
+ * writer means deciding again. An event that cannot be applied by the deadline throws, so the bus redelivers it.
+ */
 export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, now: Date): Promise<EventOutcome> {
-  const ref = ModuleRef.safeParse(event.detail);
+  const ref = safeParseHuman(ModuleRef, event.detail);
   if (!ref.success)
     return { outcome: "ignored", reason: `the detail has no valid module name and version: ${summarise(describeIssues(ref.error))}` };
+  const apply = event["detail-type"] === ModuleEventType.Loaded ? load : event["detail-type"] === ModuleEventType.Unloaded ? unload : undefined;
+  if (!apply) return { outcome: "ignored", reason: `unknown detail-type "${event["detail-type"]}"` };
   const { module, version } = ref.data;
-  const stored = await getModule(db, module);
-  if (stored && stored.version >= version) return { outcome: "stale", module, version, storedVersion: stored.version };
-
-  const nowIso = now.toISOString();
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const stateItems = (state: Omit<ModuleState, "module" | "version" | "updatedAt" | "lastEventId">) =>
-    moduleEventItems(db, { module, version, updatedAt: nowIso, lastEventId: event.id, ...state }, event.id, nowSeconds);
-  const staleNow = async () => ({
-    outcome: "stale" as const,
-    module,
-    version,
-    storedVersion: (await getModule(db, module))?.version ?? version,
+  return untilSettled(db.contentionDeadlineMs, async () => {
+    const stored = await getModule(db, module);
+    if (stored && stored.version >= version) return { outcome: "stale" as const, module, version, storedVersion: stored.version };
+    try {
+      return await apply({ db, catalog, event, module, version, stored, now });
+    } catch (error) {
+      if (error instanceof WriteConflictError) return AGAIN;
+      throw error;
+    }
   });
-
-  try {
-    if (event["detail-type"] === ModuleEventType.Loaded) return await load(db, catalog, event.detail, module, version, stored, stateItems, nowIso);
-    if (event["detail-type"] === ModuleEventType.Unloaded) return await unload(db, catalog, event.detail, module, version, stored, stateItems);
-  } catch (error) {
-    if (isStale(error)) return staleNow();
-    throw error;
-  }
-  return { outcome: "ignored", reason: `unknown detail-type "${event["detail-type"]}"` };
 }
 
-type StateItems = (state: Omit<ModuleState, "module" | "version" | "updatedAt" | "lastEventId">) => ReturnType<typeof moduleEventItems>;
+const stateItems = ({ db, event, module, version, now }: Applying, state: Pick<ModuleState, "status" | "groupId" | "reason">) =>
+  moduleEventItems(
+    db,
+    { module, version, updatedAt: now.toISOString(), lastEventId: event.id, ...state },
+    event.id,
+    Math.floor(now.getTime() / 1000),
+  );
 
-async function load(
-  db: Db,
-  catalog: Catalog,
-  detail: unknown,
-  module: string,
-  version: number,
-  stored: ModuleState | undefined,
-  stateItems: StateItems,
-  now: string,
-): Promise<EventOutcome> {
-  const groupId = (detail as { toolGroupId?: unknown }).toolGroupId;
-  const fallbackGroupId = typeof groupId === "string" ? groupId : module;
-  const reject = async (reason: NonNullable<ModuleState["reason"]>): Promise<EventOutcome> => {
-    await writeItems(db, stateItems({ status: "rejected", groupId: stored?.groupId ?? fallbackGroupId, reason }));
-    return { outcome: "rejected", module, version, reason };
-  };
-  const parsed = ModuleLoaded.safeParse(detail);
+async function reject(applying: Applying, groupId: string, reason: NonNullable<ModuleState["reason"]>): Promise<EventOutcome> {
+  await writeItems(applying.db, stateItems(applying, { status: "rejected", groupId: applying.stored?.groupId ?? groupId, reason }));
+  return { outcome: "rejected", module: applying.module, version: applying.version, reason };
+}
+
+async function load(applying: Applying): Promise<EventOutcome> {
+  const { db, catalog, event, module, version, stored, now } = applying;
+  const named = (event.detail as { toolGroupId?: unknown }).toolGroupId;
+  const fallbackGroupId = typeof named === "string" ? named : module;
+  if (nestsDeeperThan(event.detail))
+    return reject(applying, fallbackGroupId, { error: "json_too_deep", message: tooDeepMessage("The module's event detail") });
+  const parsed = safeParseHuman(ModuleLoaded, event.detail);
   const input = parsed.success
-    ? GroupInput.safeParse({ description: parsed.data.description, tools: parsed.data.tools, executor: parsed.data.executor })
+    ? safeParseHuman(GroupInput, { description: parsed.data.description, tools: parsed.data.tools, executor: parsed.data.executor })
     : parsed;
   if (!input.success) {
     const details = describeIssues(input.error);
-    return reject({ error: "invalid_group_def", message: `The module's tool group is not valid: ${summarise(details)}.`, details });
+    return reject(applying, fallbackGroupId, { error: "invalid_group_def", message: `The module's tool group is not valid: ${summarise(details)}.`, details });
   }
   const target = parsed.data!.toolGroupId ?? module;
+  const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
   try {
-    const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
     const outcome = await registerGroup(
       db,
       catalog,
       target,
       input.data,
-      { source: "module", module, now, ...(replacing ? { replacing } : {}) },
-      stateItems({ status: "loaded", groupId: target }),
+      { source: "module", module, now: now.toISOString(), ...(replacing ? { replacing } : {}) },
+      stateItems(applying, { status: "loaded", groupId: target }),
     );
     return { outcome: "loaded", module, version, groupId: target, ...(outcome.warning ? { warning: outcome.warning } : {}) };
   } catch (error) {
-    if (error instanceof ToolgateError) return reject(error.toBody());
+    if (isRefusal(error)) return reject(applying, target, error.toBody());
     throw error;
   }
 }
 
-async function unload(
-  db: Db,
-  catalog: Catalog,
-  detail: unknown,
-  module: string,
-  version: number,
-  stored: ModuleState | undefined,
-  stateItems: StateItems,
-): Promise<EventOutcome> {
-  const parsed = ModuleUnloaded.safeParse(detail);
+async function unload(applying: Applying): Promise<EventOutcome> {
+  const { db, catalog, event, module, version, stored } = applying;
+  const parsed = safeParseHuman(ModuleUnloaded, event.detail);
   const groupId = (parsed.success ? parsed.data.toolGroupId : undefined) ?? stored?.groupId ?? module;
-  const items = stateItems({ status: "unloaded", groupId });
+  const items = stateItems(applying, { status: "unloaded", groupId });
   const removed = await catalog.change((manager) => {
     const group = manager.getGroup(groupId);
     if (!group || group.module !== module) return { items: null, result: false };

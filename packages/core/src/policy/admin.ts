@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { notFound } from "../error";
 import type { Db } from "../dynamo/client";
 import { putOverrideItem } from "../dynamo/catalog";
@@ -8,6 +9,14 @@ import { effectivePolicy } from "./index";
 import type { PolicyOverride } from "./index";
 
 export type PolicyView = { name: string; group: string; policy: ReturnType<typeof effectivePolicy>; override: PolicyOverride | null };
+
+export type PolicyChange = "replaced" | "merged";
+
+const CHANGE_MESSAGES: Record<PolicyChange, string> = {
+  replaced:
+    "The body replaced the tool's policy override; fields it leaves out fall back to the tool's own x-toolgate policy. Use PATCH to change single fields.",
+  merged: "The body was merged into the tool's policy override; fields set to null were removed from it and fall back to the tool's own x-toolgate policy.",
+};
 
 export function policyView(snapshot: CatalogSnapshot, toolName: string): PolicyView {
   const found = snapshot.manager.findTool(toolName);
@@ -26,9 +35,43 @@ function writeOverride(db: Db, catalog: Catalog, toolName: string, change: (prev
   });
 }
 
-export function setPolicy(db: Db, catalog: Catalog, toolName: string, input: unknown, now: string) {
+const answered = (view: PolicyView, change: PolicyChange) => ({ ...view, change, message: CHANGE_MESSAGES[change] });
+
+/** PUT: the body becomes the whole override policy. */
+export async function setPolicy(db: Db, catalog: Catalog, toolName: string, input: unknown, now: string) {
   const policy = parseOr(ToolPolicy, input, "invalid_policy", "The policy");
-  return writeOverride(db, catalog, toolName, (previous) => ({ ...previous, policy }), now);
+  return answered(await writeOverride(db, catalog, toolName, (previous) => ({ ...previous, policy }), now), "replaced");
+}
+
+const PolicyPatch = z.partialRecord(ToolPolicy.keyof(), z.unknown());
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** JSON Merge Patch (RFC 7396): null removes a field, objects merge field by field, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const base = isPlainObject(target) ? target : {};
+  const keys = new Set([...Object.keys(base), ...Object.keys(patch)]);
+  return Object.fromEntries(
+    [...keys].flatMap((key) => {
+      if (!Object.hasOwn(patch, key)) return [[key, base[key]]];
+      if (patch[key] === null) return [];
+      return [[key, mergePatch(base[key], patch[key])]];
+    }),
+  );
+}
+
+/** PATCH: the body is merged into the current override policy. */
+export async function mergePolicy(db: Db, catalog: Catalog, toolName: string, input: unknown, now: string) {
+  const patch = parseOr(PolicyPatch, input, "invalid_policy", "The policy change");
+  const view = await writeOverride(
+    db,
+    catalog,
+    toolName,
+    (previous) => ({ ...previous, policy: parseOr(ToolPolicy, mergePatch(previous?.policy ?? {}, patch), "invalid_policy", "The merged policy") }),
+    now,
+  );
+  return answered(view, "merged");
 }
 
 export function setDisabled(db: Db, catalog: Catalog, toolName: string, disabled: boolean, now: string) {

@@ -1,4 +1,5 @@
 import { badRequest, conflict, notFound, ToolgateError } from "../error";
+import { AGAIN, untilSettled } from "../contention";
 import type { Db } from "../dynamo/client";
 import { getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
 import type { Catalog } from "../group/catalog";
@@ -7,7 +8,7 @@ import { createId } from "../id";
 import { parseOr } from "../validation";
 import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
-export { ROOT_ROLE_ID, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
+export { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
 export type RoleView = Role & { effectiveToolGroups: string[] };
 
@@ -35,7 +36,14 @@ function checkGroupsExist(toolGroups: string[] | null | undefined, manager: Tool
     );
 }
 
-export async function create(db: Db, catalog: Catalog, input: unknown, createdBy: string, now: string): Promise<RoleView> {
+export type RoleOutcome = { role: RoleView; notice?: "default_all_tool_groups" };
+
+/** Why a role that names no groups matters: it gets every group, including ones registered later. */
+export const ALL_GROUPS_MESSAGE = "The role names no tool groups, so its agents get every tool group, including ones registered later.";
+
+const allGroupsNotice = (role: Role) => (usesAllGroups(role) ? { notice: "default_all_tool_groups" as const } : {});
+
+export async function create(db: Db, catalog: Catalog, input: unknown, createdBy: string, now: string): Promise<RoleOutcome> {
   const parsed = parseOr(RoleInput, input, "invalid_role", "The role");
   const manager = await catalog.current();
   checkGroupsExist(parsed.toolGroups, manager);
@@ -52,7 +60,7 @@ export async function create(db: Db, catalog: Catalog, input: unknown, createdBy
     version: 1,
   };
   await insertRole(db, role);
-  return view(role, manager);
+  return { role: view(role, manager), ...allGroupsNotice(role) };
 }
 
 export async function get(db: Db, id: string): Promise<Role> {
@@ -86,50 +94,32 @@ const versionConflict = (expected: number, current: number) =>
     { currentVersion: current },
   );
 
-export type UpdateOutcome = { role: RoleView; notice?: "default_all_tool_groups" };
-
-const UNCONDITIONAL_ATTEMPTS = 8;
-
-/** Applies a partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is retried. */
+/** A partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is tried again. */
 export type RoleUpdate = { id: string; input: unknown; ifMatch: number | undefined; now: string };
 
-export async function update(db: Db, catalog: Catalog, request: RoleUpdate): Promise<UpdateOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await updateOnce(db, catalog, request);
-    } catch (error) {
-      const unconditional = request.ifMatch === undefined && (request.input as { version?: unknown } | null)?.version === undefined;
-      if (!(error instanceof ToolgateError && error.code === "version_conflict" && unconditional) || attempt >= UNCONDITIONAL_ATTEMPTS) throw error;
-    }
-  }
-}
-
-async function updateOnce(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<UpdateOutcome> {
+export async function update(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
   const patch = parseOr(RolePatch, input, "invalid_role", "The role update");
   if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
     throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
-  const expected = ifMatch ?? patch.version;
-  const manager = await catalog.current();
-  const previous = await get(db, id);
-  if (expected !== undefined && expected !== previous.version) throw versionConflict(expected, previous.version);
   if (id === ROOT_ROLE_ID && patch.toolGroups !== undefined && !isRootGroups(patch.toolGroups))
     throw conflict("root_role_fixed", `The root role's tool groups are fixed to ${ROOT_TOOL_GROUPS.join(", ")}.`);
-  if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
-  const next: Role = {
-    ...previous,
-    ...(patch.name !== undefined ? { name: patch.name } : {}),
-    ...(patch.rolePrompt !== undefined ? { rolePrompt: patch.rolePrompt } : {}),
-    ...(patch.toolGroups !== undefined ? { toolGroups: patch.toolGroups } : {}),
-    ...(patch.llmServiceId !== undefined ? { llmServiceId: patch.llmServiceId } : {}),
-    updatedAt: now,
-    version: previous.version + 1,
-  };
-  if ((await replaceRole(db, previous, next)) === "stale") {
-    const current = await get(db, id);
-    throw versionConflict(expected ?? previous.version, current.version);
-  }
-  const cleared = patch.toolGroups !== undefined && usesAllGroups(next);
-  return { role: view(next, manager), ...(cleared ? { notice: "default_all_tool_groups" as const } : {}) };
+  const expected = ifMatch ?? patch.version;
+  return untilSettled(db.contentionDeadlineMs, async () => {
+    const [manager, previous] = await Promise.all([catalog.current(), get(db, id)]);
+    if (expected !== undefined && expected !== previous.version) throw versionConflict(expected, previous.version);
+    if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
+    const next: Role = {
+      ...previous,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.rolePrompt !== undefined ? { rolePrompt: patch.rolePrompt } : {}),
+      ...(patch.toolGroups !== undefined ? { toolGroups: patch.toolGroups } : {}),
+      ...(patch.llmServiceId !== undefined ? { llmServiceId: patch.llmServiceId } : {}),
+      updatedAt: now,
+      version: previous.version + 1,
+    };
+    if ((await replaceRole(db, previous, next)) !== "ok") return AGAIN;
+    return { role: view(next, manager), ...(patch.toolGroups !== undefined ? allGroupsNotice(next) : {}) };
+  });
 }
 
 const isRootGroups = (groups: string[] | null) =>
@@ -150,9 +140,5 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     llmServiceId: null,
     version: 1,
   };
-  try {
-    await insertRole(db, root);
-  } catch (error) {
-    if (!(await getRole(db, ROOT_ROLE_ID))) throw error;
-  }
+  await insertRole(db, root);
 }

@@ -14,6 +14,8 @@ export const ToolPolicy = z.strictObject({
       perHour: z.number().int().min(1).optional(),
     })
     .optional(),
+  /** The most identical calls in a row (same tool, same arguments) that run; 0 switches the doom-loop check off. */
+  repeatLimit: z.number().int().min(0).max(1000).optional(),
   allowedRoles: z.array(z.string().min(1)).optional(),
   allowedDepartments: z.array(z.string().min(1)).optional(),
   minLevel: z.number().int().min(0).optional(),

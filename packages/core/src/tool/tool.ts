@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ToolgateError } from "../error";
+import { safeParseHuman } from "../validation";
 import { NAME_PATTERN } from "./definition";
 import type { ToolDefinition, ToolPolicy } from "./definition";
 import type { ToolRegistry } from "./registry";
@@ -118,7 +120,7 @@ export namespace Tool {
         ...policyOf(info.metadata),
       }),
       async execute(context) {
-        const parsed = config.parameters.safeParse(context.input);
+        const parsed = safeParseHuman(config.parameters, context.input);
         if (!parsed.success) return invalidInput(config.name, parsed.error);
         const timeoutMs = info.metadata.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
         const signal = withTimeout(context.signal, timeoutMs);
@@ -135,6 +137,7 @@ export namespace Tool {
         const run = config
           .execute({ ...context, input: parsed.data, signal } as ToolContext<z.output<Schema>>)
           .catch((error: unknown) => {
+            if (error instanceof ToolgateError && error.status === 403) throw error;
             const code = (error as { code?: unknown })?.code;
             return errorResult(error instanceof Error ? error.message : String(error), typeof code === "string" ? { code } : undefined);
           });

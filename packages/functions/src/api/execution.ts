@@ -5,7 +5,7 @@ import * as Agent from "@toolgate/core/agent/index";
 import * as Call from "@toolgate/core/call/index";
 import { guardedCall } from "@toolgate/core/guard/index";
 import * as Message from "@toolgate/core/message/index";
-import { setDisabled, setPolicy } from "@toolgate/core/policy/admin";
+import { mergePolicy, setDisabled, setPolicy } from "@toolgate/core/policy/admin";
 import { toolgate } from "@toolgate/core/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { parseOr } from "@toolgate/core/validation";
@@ -57,7 +57,7 @@ export function executionApp(getToolgate: () => Toolgate) {
 
   app.post("/agents/:id/calls", requireSelfCached, async (c) => {
     const principal = c.get("principal") as Extract<Principal, { kind: "agent" }>;
-    const { status, body } = await guardedCall(c.get("toolgate").guard, principal.agent, await readJson(c));
+    const { status, body } = await guardedCall(c.get("toolgate").guard, principal.agent, await readJson(c, { depthJudgedByGuard: true }));
     return c.json(body, status);
   });
 
@@ -84,6 +84,11 @@ export function executionApp(getToolgate: () => Toolgate) {
   app.put("/tools/:name/policy", requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(await setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), await readJson(c), toolgate.now()));
+  });
+
+  app.patch("/tools/:name/policy", requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await mergePolicy(toolgate.db, toolgate.catalog, c.req.param("name"), await readJson(c), toolgate.now()));
   });
 
   for (const [path, disabled] of [["/tools/:name/disable", true], ["/tools/:name/enable", false]] as const)

@@ -6,6 +6,8 @@ import { mountConsole } from "../console/mount";
 import { createApp, readJson } from "../http/app";
 import { principalName, requireAdmin } from "../http/auth";
 
+const withNotice = ({ role, notice }: Role.RoleOutcome) => (notice ? { ...role, notice, message: Role.ALL_GROUPS_MESSAGE } : role);
+
 export function rolesApp(getToolgate: () => Toolgate) {
   const app = createApp(getToolgate);
   mountConsole(app);
@@ -20,8 +22,8 @@ export function rolesApp(getToolgate: () => Toolgate) {
 
   app.post("/roles", async (c) => {
     const toolgate = c.get("toolgate");
-    const role = await Role.create(toolgate.db, toolgate.catalog, await readJson(c), principalName(c.get("principal")), toolgate.now());
-    return c.json(role, 201, { ETag: `"${role.version}"` });
+    const outcome = await Role.create(toolgate.db, toolgate.catalog, await readJson(c), principalName(c.get("principal")), toolgate.now());
+    return c.json(withNotice(outcome), 201, { ETag: `"${outcome.role.version}"` });
   });
 
   app.get("/roles/by-name/:name", async (c) => {
@@ -40,11 +42,8 @@ export function rolesApp(getToolgate: () => Toolgate) {
     const toolgate = c.get("toolgate");
     const ifMatch = Role.parseIfMatch(c.req.header("if-match"));
     const request = { id: c.req.param("id"), input: await readJson(c), ifMatch, now: toolgate.now() };
-    const { role, notice } = await Role.update(toolgate.db, toolgate.catalog, request);
-    const body = notice
-      ? { ...role, notice, message: "The role names no tool groups, so its agents get every tool group, including ones registered later." }
-      : role;
-    return c.json(body, 200, { ETag: `"${role.version}"` });
+    const outcome = await Role.update(toolgate.db, toolgate.catalog, request);
+    return c.json(withNotice(outcome), 200, { ETag: `"${outcome.role.version}"` });
   });
 
   return app;

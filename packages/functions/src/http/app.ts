@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context } from "hono";
-import { ToolgateError } from "@toolgate/core/error";
+import { busy, ToolgateError, WriteConflictError } from "@toolgate/core/error";
+import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import type { Principal } from "./auth";
 
@@ -20,11 +21,20 @@ const overlongSegment = (path: string) =>
     }
   });
 
-const errorBody = (c: Context, error: ToolgateError) => c.json(error.toBody(), error.status);
+/** Refusals that end with a time to wait say so in Retry-After too, for clients that back off on their own. */
+function errorBody(c: Context, error: ToolgateError) {
+  const { retryAfterSeconds } = error.details;
+  const headers: Record<string, string> = typeof retryAfterSeconds === "number" ? { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } : {};
+  return c.json(error.toBody(), error.status, headers);
+}
 
 /** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
 export function createApp(getToolgate: () => Toolgate) {
   const app = new Hono<Env>();
+  app.get("/health", async (c) => {
+    const store = await getToolgate().health.status();
+    return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });
+  });
   app.use(async (c, next) => {
     const toolgate = getToolgate();
     await toolgate.ready();
@@ -45,21 +55,30 @@ export function createApp(getToolgate: () => Toolgate) {
   );
   app.onError((error, c) => {
     if (error instanceof ToolgateError) return errorBody(c, error);
+    if (error instanceof WriteConflictError) {
+      console.error(JSON.stringify({ level: "warn", method: c.req.method, path: c.req.path, error: "a lost write race reached the edge", reasons: error.reasons }));
+      return errorBody(c, busy());
+    }
     console.error(JSON.stringify({ level: "error", method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack }));
     return c.json({ error: "internal", message: "Something went wrong inside toolgate; the request was not completed." }, 500);
   });
   app.notFound((c) => c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404));
-  app.get("/health", (c) => c.json({ ok: true }));
   return app;
 }
 
-/** The request body as JSON; malformed JSON is a 400, an absent body is `undefined` for the schema to judge. */
-export async function readJson(c: Context): Promise<unknown> {
+/**
+ * The request body as JSON; malformed JSON is a 400, an absent body is `undefined` for the schema to judge.
+ * JSON nested deeper than the one limit is a 400 here, except where the guard judges it so the refusal is recorded.
+ */
+export async function readJson(c: Context, options: { depthJudgedByGuard?: boolean } = {}): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new ToolgateError(400, "invalid_json", "The request body is not valid JSON.");
   }
+  if (!options.depthJudgedByGuard && nestsDeeperThan(body)) throw new ToolgateError(400, "json_too_deep", tooDeepMessage("The request body"));
+  return body;
 }

@@ -1,3 +1,6 @@
+import { accessFor } from "../../access/index";
+import { grantRefusal } from "../../access/grant";
+import type { Grant } from "../../access/grant";
 import * as Agent from "../../agent/index";
 import type { TokenSigner } from "../../agent/token";
 import * as Artifact from "../../artifact/index";
@@ -29,11 +32,26 @@ export function nativeTools(services: NativeServices): ToolRegistry {
   const { db, catalog, tokens, now } = services;
   const registry = new ToolRegistry();
   const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
+  /** Refuses (403 cannot_grant_groups) when the calling agent would hand out groups its own role does not have. */
+  const checkGrant = async (agentId: string, grant: Grant) => {
+    const refusal = grantRefusal(await accessFor(db, catalog, await Agent.get(db, agentId)), grant);
+    if (refusal) throw refusal;
+  };
+  const spawnable = async (agentId: string, roleId: string) => {
+    const role = await Role.get(db, roleId).catch(() => undefined);
+    if (role) await checkGrant(agentId, { kind: "spawn_agent", toolGroups: role.id === Role.ROOT_ROLE_ID ? [...Role.ROOT_TOOL_GROUPS] : role.toolGroups });
+  };
 
   registry.register(native("find_role_by_name", async ({ input }) => jsonResult(await roleView(await Role.getByName(db, input.name)))));
-  registry.register(native("create_role", async ({ input, sessionID }) => jsonResult(await Role.create(db, catalog, input, sessionID, now()))));
+  registry.register(
+    native("create_role", async ({ input, sessionID }) => {
+      await checkGrant(sessionID, { kind: "create_role", toolGroups: input.toolGroups ?? null });
+      return jsonResult((await Role.create(db, catalog, input, sessionID, now())).role);
+    }),
+  );
   registry.register(
     native("spawn_agent", async ({ input, sessionID }) => {
+      await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, input, sessionID, now());
       return jsonResult({ agentId: agent.id });
     }),
@@ -41,6 +59,7 @@ export function nativeTools(services: NativeServices): ToolRegistry {
   registry.register(
     native("spawn_agent_with_task", async ({ input, sessionID }) => {
       const { task, ...agentInput } = input;
+      await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, agentInput, sessionID, now());
       const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
       return jsonResult({ agentId: agent.id, messageId: message.messageId });

@@ -1,0 +1,17 @@
+/** How deep any JSON toolgate accepts may nest: request bodies, call arguments, tool schemas, results, event details. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than `limit` objects and arrays; iterative, so any depth is safe to ask about. */
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const inner of Object.values(current)) if (inner !== null && typeof inner === "object") pending.push([inner, depth + 1]);
+  }
+  return false;
+}
+
+export const tooDeepMessage = (what: string) =>
+  `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; toolgate accepts at most ${MAX_JSON_DEPTH}.`;
