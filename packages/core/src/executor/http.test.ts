@@ -46,6 +46,33 @@ handlers.set("/slow-body", (_, response) => {
   response.on("close", () => clearTimeout(timer));
 });
 
+const HUGE_BYTES = 120 * 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, "a");
+
+/** Writes `total` bytes of one long JSON string, respecting backpressure, until done or the client goes away. */
+function streamHuge(response: ServerResponse, total: number) {
+  let sent = 0;
+  const pump = () => {
+    while (sent < total && !response.destroyed) {
+      sent += CHUNK.byteLength;
+      if (!response.write(CHUNK)) return void response.once("drain", pump);
+    }
+    if (!response.destroyed) response.end('"}');
+  };
+  response.write('{"content":"');
+  pump();
+}
+
+handlers.set("/endless", (_, response) => {
+  response.writeHead(200, { "content-type": "application/json" });
+  streamHuge(response, HUGE_BYTES);
+});
+handlers.set("/declared-huge", (_, response) => {
+  response.writeHead(200, { "content-type": "application/json", "content-length": String(HUGE_BYTES) });
+  streamHuge(response, HUGE_BYTES);
+});
+handlers.set("/deep-metadata", json(200, `{"content":"ok","metadata":{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`));
+
 beforeAll(async () => {
   server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -169,4 +196,38 @@ test("runHttpExecutor - a closed port fails with executor_failed 502", async () 
   expect(error.code).toBe("executor_failed");
   expect(error.status).toBe(502);
   expect(error.message).toContain(`127.0.0.1:${port}`);
+});
+
+/** The highest resident set size seen while the work runs, sampled every few milliseconds. */
+async function peakRss<T>(work: () => Promise<T>): Promise<{ result: PromiseSettledResult<T>; growthBytes: number }> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const [result] = await Promise.allSettled([work()]);
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { result, growthBytes: peak - before };
+}
+
+test("runHttpExecutor - a 120 MB answer is cut at the 5 MiB limit as it streams: 502 executor_failed, and the process barely grows", async () => {
+  const { result, growthBytes } = await peakRss(() => run("/endless", 60_000));
+  expect(result.status).toBe("rejected");
+  const error = (result as PromiseRejectedResult).reason as ToolgateError;
+  expect(error).toBeInstanceOf(ToolgateError);
+  expect(error.code).toBe("executor_failed");
+  expect(error.status).toBe(502);
+  expect(error.message).toContain("larger than 5 MiB");
+  expect(growthBytes, `grew by ${(growthBytes / 1024 / 1024).toFixed(1)} MB`).toBeLessThan(64 * 1024 * 1024);
+});
+
+test("runHttpExecutor - a declared Content-Length over the limit is refused before reading the body", async () => {
+  const error = await failure(run("/declared-huge"));
+  expect(error.code).toBe("executor_failed");
+  expect(error.message).toContain("larger than 5 MiB");
+});
+
+test("runHttpExecutor - a result nested thousands of levels deep is an executor failure, not a crash", async () => {
+  const error = await failure(run("/deep-metadata"));
+  expect(error.code).toBe("executor_failed");
+  expect(error.message).toContain("levels deep");
 });
