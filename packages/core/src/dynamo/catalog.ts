@@ -40,8 +40,20 @@ export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overr
   return { groups, overrides };
 }
 
-export const putOverrideItem = (db: Db, toolName: string, override: PolicyOverride): TransactItem => ({
-  Put: { TableName: db.table, Item: { ...Keys.policy(toolName), override } },
+/** What a catalog item does to the catalog, so a process can move its cached snapshot on by its own write. */
+export type CatalogEffect =
+  | { kind: "put_group"; group: Group }
+  | { kind: "delete_group"; groupId: string }
+  | { kind: "put_override"; toolName: string; override: PolicyOverride };
+
+/** One write of a catalog transaction; items outside the catalog partition (module state, event records) have no effect. */
+export type CatalogItem = { write: TransactItem; effect?: CatalogEffect };
+
+export const outsideCatalog = (writes: TransactItem[]): CatalogItem[] => writes.map((write) => ({ write }));
+
+export const putOverrideItem = (db: Db, toolName: string, override: PolicyOverride): CatalogItem => ({
+  write: { Put: { TableName: db.table, Item: { ...Keys.policy(toolName), override } } },
+  effect: { kind: "put_override", toolName, override },
 });
 
 const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({
@@ -56,39 +68,61 @@ const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({
 });
 
 /** Groups are stored as JSON text: tool schemas may nest deeper than DynamoDB's 32 levels of maps. */
-export const putGroupItem = (db: Db, group: Group): TransactItem => ({
-  Put: { TableName: db.table, Item: { ...Keys.group(group.id), ...(group.module ? { module: group.module } : {}), group: JSON.stringify(group) } },
+export const putGroupItem = (db: Db, group: Group): CatalogItem => ({
+  write: { Put: { TableName: db.table, Item: { ...Keys.group(group.id), ...(group.module ? { module: group.module } : {}), group: JSON.stringify(group) } } },
+  effect: { kind: "put_group", group },
 });
 
-export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string): TransactItem => ({
-  Delete: {
-    TableName: db.table,
-    Key: Keys.group(groupId),
-    ...(onlyIfModule === undefined
-      ? { ConditionExpression: "attribute_exists(pk)" }
-      : {
-          ConditionExpression: "attribute_exists(pk) AND #module = :module",
-          ExpressionAttributeNames: { "#module": "module" },
-          ExpressionAttributeValues: { ":module": onlyIfModule },
-        }),
+export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string): CatalogItem => ({
+  write: {
+    Delete: {
+      TableName: db.table,
+      Key: Keys.group(groupId),
+      ...(onlyIfModule === undefined
+        ? { ConditionExpression: "attribute_exists(pk)" }
+        : {
+            ConditionExpression: "attribute_exists(pk) AND #module = :module",
+            ExpressionAttributeNames: { "#module": "module" },
+            ExpressionAttributeValues: { ":module": onlyIfModule },
+          }),
+    },
   },
+  effect: { kind: "delete_group", groupId },
 });
 
-export type CatalogWrite = { kind: "ok"; version: number } | { kind: "stale" } | { kind: "contention" } | { kind: "refused"; error: WriteConflictError };
+/** The item a write touches; one transaction may touch an item only once. */
+export function itemKey({ write }: CatalogItem): string {
+  const key = (write.Put?.Item ?? write.Delete?.Key ?? write.Update?.Key ?? write.ConditionCheck?.Key ?? {}) as Record<string, unknown>;
+  return `${String(key.pk)}\u0000${String(key.sk)}`;
+}
+
+/** DynamoDB's limits for one transaction: 100 items (one is the version bump) and 4 MB. */
+export const MAX_CATALOG_ITEMS = 99;
+export const MAX_CATALOG_BYTES = 3_500_000;
+
+export const itemBytes = ({ write }: CatalogItem) => Buffer.byteLength(JSON.stringify(write), "utf8");
+
+export type CatalogWrite =
+  | { kind: "ok"; version: number }
+  | { kind: "stale" }
+  | { kind: "contention" }
+  | { kind: "refused"; reasons: Array<string | undefined> };
 
 /**
  * Writes catalog changes as one transaction guarded by the catalog version, so all catalog writes serialise.
  * "stale": another writer moved the version on; "contention": a transaction held an item at the same moment;
- * "refused": one of the caller's own items failed its condition.
+ * "refused": some of the caller's own items failed their condition (reasons positioned as `items`).
  */
-export async function writeCatalog(db: Db, expectedVersion: number, items: TransactItem[]): Promise<CatalogWrite> {
+export async function writeCatalog(db: Db, expectedVersion: number, items: CatalogItem[]): Promise<CatalogWrite> {
   try {
-    await conditional(() => db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items] })));
+    await conditional(() =>
+      db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items.map((item) => item.write)] })),
+    );
     return { kind: "ok", version: expectedVersion + 1 };
   } catch (error) {
     if (!(error instanceof WriteConflictError)) throw error;
     if (error.contended) return { kind: "contention" };
     if (error.refused(0)) return { kind: "stale" };
-    return { kind: "refused", error: new WriteConflictError(error.reasons.slice(1), { cause: error }) };
+    return { kind: "refused", reasons: error.reasons.slice(1) };
   }
 }

@@ -38,9 +38,14 @@ test("tool names - match the tool name pattern and are unique across groups", ()
 test("tool definitions - use the OpenAI function format", () => {
   for (const tool of allTools) {
     expect(tool.type).toBe("function");
-    expect(Object.keys(tool).sort()).toEqual(["function", "type"]);
+    expect(Object.keys(tool).filter((key) => key !== "x-toolgate").sort()).toEqual(["function", "type"]);
     expect(Object.keys(tool.function).sort()).toEqual(["description", "name", "parameters"]);
   }
+});
+
+test("get_context_status - a polled status: its policy switches the doom-loop check off; no other built-in carries a policy", () => {
+  const withPolicy = allTools.filter((tool) => tool["x-toolgate"] !== undefined);
+  expect(withPolicy.map((tool) => [tool.function.name, tool["x-toolgate"]])).toEqual([["get_context_status", { repeatLimit: 0 }]]);
 });
 
 test("tool definitions - pass the ToolDefinition schema", () => {

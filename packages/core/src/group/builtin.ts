@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
-import type { ToolDefinition } from "../tool/definition";
+import type { ToolDefinition, ToolPolicy } from "../tool/definition";
 
 export const RESERVED_GROUP_IDS = [
   "org_management",
@@ -97,6 +97,11 @@ const TOOL_DESCRIPTIONS: Record<BuiltinToolName, string> = {
     "Print a message to the operator's console, where the people running the system can see it. Returns a confirmation. Use it for progress reports and warnings meant for people rather than for other agents.",
 };
 
+/** A status the agent polls while it works: identical calls in a row are expected, not a loop. */
+const POLICIES: Partial<Record<BuiltinToolName, ToolPolicy>> = {
+  get_context_status: { repeatLimit: 0 },
+};
+
 function parametersOf(name: BuiltinToolName): Record<string, unknown> {
   const { $schema: _, ...schema } = z.toJSONSchema(BuiltinParameters[name], { io: "input" });
   return schema;
@@ -109,6 +114,7 @@ export function buildBuiltinGroups(): Array<{ id: ReservedGroupId; description: 
     tools: GROUPS[id].tools.map((name) => ({
       type: "function" as const,
       function: { name, description: TOOL_DESCRIPTIONS[name], parameters: parametersOf(name) },
+      ...(POLICIES[name] ? { "x-toolgate": POLICIES[name] } : {}),
     })),
   }));
 }

@@ -1,24 +1,24 @@
-import { AGAIN, untilSettled } from "../contention";
 import type { Db } from "../dynamo/client";
-import { readCatalogItems, readCatalogVersion, writeCatalog } from "../dynamo/catalog";
-import type { PolicyOverride } from "../policy/index";
-import type { TransactItem } from "../dynamo/catalog";
+import { readCatalogItems, readCatalogVersion } from "../dynamo/catalog";
+import type { CatalogSnapshot, Decide } from "./snapshot";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
+import { CatalogWriter } from "./writer";
 
-export type CatalogChange<T> = { items: TransactItem[]; result: T } | { items: null; result: T };
-
-export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride> };
+export type { CatalogChange, CatalogSnapshot, Decide } from "./snapshot";
 
 /**
- * The per-process catalog cache. A warm read costs one GetItem of the version item;
- * the groups are queried again only when another writer moved the version on.
+ * The per-process catalog cache. A warm read costs one GetItem of the version item; the groups are
+ * queried again only when another process moved the version on (this process's own writes move the cache on).
  */
 export class Catalog {
   private cached: CatalogSnapshot | undefined;
   private loading: Promise<CatalogSnapshot> | undefined;
+  private readonly writer: CatalogWriter;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.writer = new CatalogWriter(db, this);
+  }
 
   async current(): Promise<ToolGroupManager> {
     return (await this.snapshot()).manager;
@@ -42,22 +42,18 @@ export class Catalog {
   }
 
   /**
-   * Applies a change computed against a fresh catalog, deciding again whenever another writer got there first,
-   * until the contention deadline (then 503 busy). `decide` returns the transaction items to write (null to write
-   * nothing) and the result to hand back. When one of its own items fails its condition, the WriteConflictError
-   * (reasons positioned as `items`) is thrown for the caller to interpret.
+   * Applies a change decided against the current catalog, deciding again whenever another writer got there
+   * first, until the contention deadline (then 503 busy). `decide` returns the transaction items to write (null
+   * to write nothing) and the result to hand back. When one of its own items fails its condition, a
+   * WriteConflictError (reasons positioned as its items) is thrown for the caller to interpret.
    */
-  change<T>(decide: (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>): Promise<T> {
-    return untilSettled(this.db.contentionDeadlineMs, async () => {
-      const snapshot = await this.snapshot();
-      const decision = decide(snapshot.manager, snapshot);
-      if (decision.items === null) return decision.result;
-      const written = await writeCatalog(this.db, snapshot.version, decision.items);
-      this.invalidate();
-      if (written.kind === "ok") return decision.result;
-      if (written.kind === "refused") throw written.error;
-      return AGAIN;
-    });
+  change<T>(decide: Decide<T>): Promise<T> {
+    return this.writer.submit(decide);
+  }
+
+  /** Called by the writer once its transaction committed: the snapshot it wrote on, moved on by its effects. */
+  wrote(snapshot: CatalogSnapshot) {
+    if (!this.cached || this.cached.version < snapshot.version) this.cached = snapshot;
   }
 
   invalidate() {

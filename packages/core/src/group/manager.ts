@@ -22,6 +22,14 @@ export class ToolGroupManager {
     this.reservedIds = new Set(reservedIds);
   }
 
+  /** An independent copy: registering into it leaves this one as it was. */
+  clone(): ToolGroupManager {
+    const copy = new ToolGroupManager(this.reservedIds);
+    for (const [id, group] of this.groups) copy.groups.set(id, group);
+    for (const [tool, owner] of this.toolToGroup) copy.toolToGroup.set(tool, owner);
+    return copy;
+  }
+
   isReserved(groupId: string) {
     return this.reservedIds.has(groupId);
   }

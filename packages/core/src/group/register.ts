@@ -1,5 +1,5 @@
 import { badRequest, conflict, notFound } from "../error";
-import type { TransactItem } from "../dynamo/catalog";
+import type { CatalogItem } from "../dynamo/catalog";
 import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { parseOr } from "../validation";
@@ -76,7 +76,7 @@ export function registerGroup(
   id: string,
   input: GroupInput,
   registration: Registration,
-  extraItems: TransactItem[] = [],
+  extraItems: CatalogItem[] = [],
 ): Promise<RegisterOutcome> {
   return catalog.change((manager) => {
     const outcome = planRegistration(manager, id, input, registration);

@@ -1,6 +1,6 @@
 import { isRefusal, notFound, WriteConflictError } from "../error";
 import { AGAIN, untilSettled } from "../contention";
-import { deleteGroupItem } from "../dynamo/catalog";
+import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { getModule, listModules, moduleEventItems, writeItems } from "../dynamo/modules";
 import type { Catalog } from "../group/catalog";
@@ -93,7 +93,7 @@ async function load(applying: Applying): Promise<EventOutcome> {
       target,
       input.data,
       { source: "module", module, now: now.toISOString(), ...(replacing ? { replacing } : {}) },
-      stateItems(applying, { status: "loaded", groupId: target }),
+      outsideCatalog(stateItems(applying, { status: "loaded", groupId: target })),
     );
     return { outcome: "loaded", module, version, groupId: target, ...(outcome.warning ? { warning: outcome.warning } : {}) };
   } catch (error) {
@@ -110,7 +110,7 @@ async function unload(applying: Applying): Promise<EventOutcome> {
   const removed = await catalog.change((manager) => {
     const group = manager.getGroup(groupId);
     if (!group || group.module !== module) return { items: null, result: false };
-    return { items: [deleteGroupItem(db, groupId, module), ...items], result: true };
+    return { items: [deleteGroupItem(db, groupId, module), ...outsideCatalog(items)], result: true };
   });
   if (!removed) await writeItems(db, items);
   return { outcome: "unloaded", module, version, groupId };

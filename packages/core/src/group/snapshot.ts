@@ -1,0 +1,27 @@
+import type { CatalogEffect, CatalogItem } from "../dynamo/catalog";
+import type { PolicyOverride } from "../policy/index";
+import type { ToolGroupManager } from "./manager";
+
+export type CatalogChange<T> = { items: CatalogItem[]; result: T } | { items: null; result: T };
+
+export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride> };
+
+export type Decide<T> = (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>;
+
+/**
+ * The catalog after some writes: what loading it from the table at the given version would give, or undefined
+ * when the writes do not apply cleanly (then the catalog must be loaded again). One transaction touches an item
+ * once, so removals, then additions, give the same result as DynamoDB applying them together.
+ */
+export function evolve(snapshot: CatalogSnapshot, effects: readonly CatalogEffect[], version = snapshot.version): CatalogSnapshot | undefined {
+  const manager = snapshot.manager.clone();
+  const overrides = new Map(snapshot.overrides);
+  for (const effect of effects) if (effect.kind === "delete_group") manager.unregisterGroup(effect.groupId, { allowReserved: true });
+  for (const effect of effects) {
+    if (effect.kind === "put_group") {
+      manager.unregisterGroup(effect.group.id, { allowReserved: true });
+      if (!manager.registerGroup(effect.group).ok) return undefined;
+    } else if (effect.kind === "put_override") overrides.set(effect.toolName, effect.override);
+  }
+  return { version, manager, overrides };
+}
