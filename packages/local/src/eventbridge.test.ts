@@ -3,14 +3,23 @@ import { EventBridgeClient, ListRulesCommand, PutEventsCommand } from "@aws-sdk/
 import { serve } from "@hono/node-server";
 import { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "@toolgate/core/module/events";
 import { afterEach, describe, expect, test } from "vitest";
-import { type EventBridgeEnvelope, type EventPattern, type EventRule, eventBridgeApp, matchesPattern } from "./eventbridge";
+import {
+  type EventBridgeEnvelope,
+  type EventBridgeOptions,
+  type EventPattern,
+  type EventRule,
+  eventBridgeApp,
+  matchesPattern,
+  retryDelayMs,
+} from "./eventbridge";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function startBus(rules: EventRule[], retry = { attempts: 3, baseDelayMs: 5 }) {
+/** Without `retry`, the bus uses its default policy. */
+async function startBus(rules: EventRule[], retry?: EventBridgeOptions["retry"]) {
   const logs: string[] = [];
   const bus = eventBridgeApp({ rules, region: "us-east-1", accountId: "123456789012", log: (line) => logs.push(line), retry });
   const server = serve({ fetch: bus.app.fetch, port: 0, hostname: "127.0.0.1" });
@@ -27,6 +36,27 @@ async function startBus(rules: EventRule[], retry = { attempts: 3, baseDelayMs: 
     await new Promise((resolve) => server.close(resolve));
   });
   return { client, url, logs, drain: bus.drain };
+}
+
+function failingTimes(failures: number, error = "table busy") {
+  let calls = 0;
+  const rule: EventRule = {
+    name: "flaky",
+    pattern: MODULE_EVENTS_PATTERN,
+    deliver: async () => {
+      calls++;
+      if (calls <= failures) throw new Error(error);
+    },
+  };
+  return { rule, calls: () => calls };
+}
+
+const moduleEntry = { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: "{}" };
+
+function arrayDepth(value: unknown): number {
+  let depth = 0;
+  for (let node = value; Array.isArray(node); node = node[0]) depth++;
+  return depth;
 }
 
 function recorder(name: string, pattern: EventPattern) {
@@ -245,6 +275,91 @@ describe("eventBridgeApp", () => {
       ["chrome", 3],
       ["search", 4],
     ]);
+  });
+
+  test("eventBridgeApp - delivers an event whose Detail nests 20,000 arrays deep without throwing", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain, logs } = await startBus([modules.rule]);
+    const depth = 20_000;
+    const deep = `{"nested":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+
+    const result = await client.send(new PutEventsCommand({ Entries: [{ ...moduleEntry, Detail: deep }] }));
+    await drain();
+    const after = await client.send(new PutEventsCommand({ Entries: [moduleEntry] }));
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(0);
+    expect(after.FailedEntryCount).toBe(0);
+    expect(logs).toEqual([]);
+    expect(modules.received).toHaveLength(2);
+    expect(arrayDepth(modules.received[0]!.detail.nested)).toBe(depth);
+  });
+
+  test("eventBridgeApp - gives each rule its own copy of the event", async () => {
+    const mutating: EventRule = {
+      name: "mutating",
+      pattern: MODULE_EVENTS_PATTERN,
+      deliver: async (event) => {
+        event.detail.module = "changed";
+        event.resources.push("arn:changed");
+      },
+    };
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain } = await startBus([mutating, modules.rule]);
+
+    await client.send(new PutEventsCommand({ Entries: [{ ...moduleEntry, Detail: JSON.stringify(loaded), Resources: ["arn:x"] }] }));
+    await drain();
+
+    expect(modules.received[0]).toMatchObject({ detail: loaded, resources: ["arn:x"] });
+  });
+
+  test("eventBridgeApp - by default retries a delivery that failed four times and delivers it on the fifth attempt", async () => {
+    const flaky = failingTimes(4);
+    const { client, drain, logs } = await startBus([flaky.rule]);
+
+    await client.send(new PutEventsCommand({ Entries: [moduleEntry] }));
+    await drain();
+
+    expect(flaky.calls()).toBe(5);
+    expect(logs).toEqual([]);
+  });
+
+  test("eventBridgeApp - a delivery that fails twice then succeeds is retried with delays capped at maxDelayMs", async () => {
+    const flaky = failingTimes(2);
+    const { client, drain, logs } = await startBus([flaky.rule], { attempts: 10, baseDelayMs: 2_000, maxDelayMs: 20 });
+
+    const began = Date.now();
+    await client.send(new PutEventsCommand({ Entries: [moduleEntry] }));
+    await drain();
+
+    expect(flaky.calls()).toBe(3);
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(logs).toEqual([]);
+  });
+
+  test("eventBridgeApp - gives up after the default 10 attempts and logs it once", async () => {
+    const broken = failingTimes(Number.POSITIVE_INFINITY, "handler exploded");
+    const { client, drain, logs } = await startBus([broken.rule], { baseDelayMs: 1, maxDelayMs: 2 });
+
+    const result = await client.send(new PutEventsCommand({ Entries: [moduleEntry] }));
+    await Promise.race([drain(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+
+    expect(broken.calls()).toBe(10);
+    expect(logs).toEqual([
+      `eventbridge: rule flaky gave up on event ${result.Entries?.[0]?.EventId} (module.loaded) after 10 attempts: handler exploded`,
+    ]);
+  });
+});
+
+describe("retryDelayMs", () => {
+  const policy = { attempts: 10, baseDelayMs: 100, maxDelayMs: 1_000 };
+
+  test("retryDelayMs - doubles from baseDelayMs with jitter between half and all of it, capped at maxDelayMs", () => {
+    const lowest = [1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, policy, () => 0));
+    const highest = [1, 2, 3, 4, 5, 6].map((attempt) => retryDelayMs(attempt, policy, () => 1));
+
+    expect(lowest).toEqual([50, 100, 200, 400, 500, 500]);
+    expect(highest).toEqual([100, 200, 400, 800, 1_000, 1_000]);
   });
 });
 

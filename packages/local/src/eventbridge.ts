@@ -25,7 +25,18 @@ export interface EventBridgeOptions {
   region?: string;
   accountId?: string;
   log?: (line: string) => void;
-  retry?: { attempts: number; baseDelayMs: number };
+  retry?: Partial<RetryPolicy>;
+}
+
+/** EventBridge retries a failed delivery for up to 24 h; locally a handful of attempts over ~20 s stands in for that. */
+export type RetryPolicy = { attempts: number; baseDelayMs: number; maxDelayMs: number };
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 10, baseDelayMs: 100, maxDelayMs: 5_000 };
+
+/** Exponential backoff with jitter: between half and all of baseDelayMs * 2^(attempt-1), capped at maxDelayMs. */
+export function retryDelayMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
 }
 
 const MAX_ENTRIES = 10;
@@ -35,17 +46,27 @@ const PUT_EVENTS_TARGET = "AWSEvents.PutEvents";
 
 type EntryResult = { EventId: string } | { ErrorCode: string; ErrorMessage: string };
 
+/** The event and its Detail text: each delivery parses its own copy, as structuredClone overflows the stack on deeply nested JSON. */
+type AcceptedEvent = { event: EventBridgeEnvelope; detailText: string };
+
+const freshCopy = ({ event, detailText }: AcceptedEvent): EventBridgeEnvelope => ({
+  ...event,
+  resources: [...event.resources],
+  detail: JSON.parse(detailText) as Record<string, unknown>,
+});
+
 export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(): Promise<void> } {
   const region = options.region ?? "us-east-1";
   const account = options.accountId ?? "000000000000";
   const log = options.log ?? ((line: string) => console.error(line));
-  const retry = options.retry ?? { attempts: 3, baseDelayMs: 200 };
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const pending = new Set<Promise<void>>();
 
-  const deliverWithRetry = async (rule: EventRule, event: EventBridgeEnvelope) => {
+  const deliverWithRetry = async (rule: EventRule, accepted: AcceptedEvent) => {
+    const { event } = accepted;
     for (let attempt = 1; ; attempt++) {
       try {
-        await rule.deliver(structuredClone(event));
+        await rule.deliver(freshCopy(accepted));
         return;
       } catch (error) {
         if (attempt >= retry.attempts) {
@@ -53,15 +74,15 @@ export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(
           log(`eventbridge: rule ${rule.name} gave up on event ${event.id} (${event["detail-type"]}) after ${attempt} attempts: ${reason}`);
           return;
         }
-        await sleep(retry.baseDelayMs * 2 ** (attempt - 1));
+        await sleep(retryDelayMs(attempt, retry));
       }
     }
   };
 
-  const dispatch = (event: EventBridgeEnvelope) => {
+  const dispatch = (accepted: AcceptedEvent) => {
     for (const rule of options.rules) {
-      if (!matchesPattern(rule.pattern, event)) continue;
-      const delivery = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliverWithRetry(rule, event));
+      if (!matchesPattern(rule.pattern, accepted.event)) continue;
+      const delivery = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliverWithRetry(rule, accepted));
       pending.add(delivery);
       void delivery.finally(() => pending.delete(delivery));
     }
@@ -97,7 +118,7 @@ export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(
       return awsError(c, "ValidationException", "Total size of the entries in the request is over the limit.");
     }
 
-    const accepted: EventBridgeEnvelope[] = [];
+    const accepted: AcceptedEvent[] = [];
     const results = entries.map((entry): EntryResult => {
       const problem = entryProblem(entry);
       if (problem) return problem;
@@ -112,7 +133,7 @@ export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(
         resources: (entry.Resources as string[] | undefined) ?? [],
         detail: JSON.parse(entry.Detail as string) as Record<string, unknown>,
       };
-      accepted.push(event);
+      accepted.push({ event, detailText: entry.Detail as string });
       return { EventId: event.id };
     });
     accepted.forEach(dispatch);

@@ -8,6 +8,7 @@ import { startDynamoLocal } from "./dynamo-local";
 import type { DynamoLocal } from "./dynamo-local";
 import { eventBridgeApp } from "./eventbridge";
 import { ensureTable } from "./local-table";
+import { acquireDataDirLock } from "./lock";
 import { createRouter } from "./router";
 import { localSecret } from "./secrets";
 import type { LocalSecret } from "./secrets";
@@ -50,9 +51,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
 /** DynamoDB Local, the three API functions behind one server, the EventBridge endpoint and the cleanup timer. */
 export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   const dataDir = options.inMemory ? undefined : options.dataDir;
-  const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
-  const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
-  const dynamo: DynamoLocal = await startDynamoLocal({ dataDir: dataDir && join(dataDir, "dynamodb"), log: () => {} });
+  // Taken before DynamoDB Local starts: a refused start must not touch the running instance's DynamoDB Local.
+  const lock = dataDir === undefined ? undefined : await acquireDataDirLock(dataDir, options.port);
+  let dynamo: DynamoLocal | undefined;
+  let afterDynamoRestart = async () => {};
   let server: ServerType | undefined;
   let timer: NodeJS.Timeout | undefined;
   let drain: () => Promise<void> = async () => {};
@@ -62,10 +64,19 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       if (timer) clearInterval(timer);
       if (server) await new Promise<void>((done) => server!.close(() => done()));
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
-      await dynamo.stop();
+      await dynamo?.stop();
+      await lock?.release();
     })());
 
   try {
+    const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
+    const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
+    dynamo = await startDynamoLocal({
+      dataDir: dataDir && join(dataDir, "dynamodb"),
+      log: options.log,
+      output: () => {},
+      onRestart: () => afterDynamoRestart(),
+    });
     Object.assign(process.env, {
       SST_RESOURCE_App: JSON.stringify({ name: "toolgate", stage: "local" }),
       SST_RESOURCE_Table: JSON.stringify({ name: TABLE_NAME, type: "sst.aws.Dynamo" }),
@@ -76,6 +87,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();
+    if (dataDir === undefined) {
+      const { reseedTable } = await import("./reseed");
+      afterDynamoRestart = async () => {
+        await reseedTable(toolgate(), TABLE_NAME);
+        options.log("toolgate: the in-memory data was lost; recreated the table, the built-in groups, the root role and the root agent");
+      };
+    }
 
     const [{ app: groups }, { app: roles }, { app: execution }, { handleModuleEvent }, { cleanup }] = await Promise.all([
       import("@toolgate/functions/api/groups"),
@@ -109,6 +127,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     });
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
+    await lock?.setPort(port);
 
     timer = setInterval(() => {
       cleanup(toolgate().db)

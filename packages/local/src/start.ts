@@ -1,6 +1,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const { JavaRequiredError } = await import("./dynamo-local");
+const { LockHeldError } = await import("./lock");
 const { optionsFromEnv, startLocal } = await import("./stack");
 
 export {};
@@ -54,7 +55,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof JavaRequiredError) console.error(`\n${error.message}\n`);
+  if (error instanceof JavaRequiredError || error instanceof LockHeldError) console.error(`\n${error.message}\n`);
   else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
     console.error(`\nThe port is already in use. Set PORT to another port, e.g. PORT=8788 npm start\n`);
   else console.error(`\ntoolgate could not start: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -77,6 +77,12 @@ export class GuardCaches {
     this.states.delete(agentId);
   }
 
+  clear() {
+    this.agents.clear();
+    this.roles.clear();
+    this.states.clear();
+  }
+
   /** Runs admissions of one agent one at a time in this process, so they build on each other's state. */
   async exclusive<T>(agentId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(agentId) ?? Promise.resolve();
