@@ -144,6 +144,21 @@ describe("role console in Chromium", () => {
     expect(await page.evaluate(() => sessionStorage.getItem("toolgate.console.adminToken"))).toBeNull();
   });
 
+  consoleTest("console - a role created without toolGroups is marked as getting every group, including ones registered later", async (page) => {
+    const created = await api<Role & { notice?: string; message?: string }>("POST", "/roles", { name: "generalist", rolePrompt: "Do anything." });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ toolGroups: null, notice: "default_all_tool_groups", message: expect.stringContaining("registered later") });
+    await signIn(page);
+    const item = page.locator("#role-list > li").filter({ has: page.getByRole("link", { name: "generalist", exact: true }) });
+    await item.waitFor();
+    expect(await item.textContent()).toContain("every group, including ones registered later");
+    const scoped = page.locator("#role-list > li").filter({ has: page.getByRole("link", { name: "browser tester", exact: true }) });
+    expect(await scoped.textContent()).not.toContain("registered later");
+    await page.getByRole("link", { name: "generalist", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "generalist" }).waitFor();
+    expect(await page.locator("#groups-summary").textContent()).toContain("including ones registered later");
+  });
+
   consoleTest("console - a role's page shows every group with its description and tools, and a group no longer registered as unavailable", async (page) => {
     const role = roles["legacy user"]!;
     await openRole(page, role);

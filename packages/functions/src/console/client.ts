@@ -141,9 +141,11 @@ export const CLIENT_SCRIPT = String.raw`(() => {
 
   // Roles list
 
+  const usesAllGroups = (role) => role.id !== ROOT_ROLE_ID && (!role.toolGroups || role.toolGroups.length === 0);
+
   function groupsInBrief(role) {
     if (role.id === ROOT_ROLE_ID) return "org_management (read-only)";
-    if (!role.toolGroups || role.toolGroups.length === 0) return "All tool groups";
+    if (usesAllGroups(role)) return "All tool groups";
     return role.toolGroups.join(", ");
   }
 
@@ -158,6 +160,9 @@ export const CLIENT_SCRIPT = String.raw`(() => {
           element("li", {}, [
             element("a", { href: consoleHref("/roles/" + encodeURIComponent(role.id)), text: role.name }),
             element("span", { className: "role-groups", text: groupsInBrief(role) }),
+            usesAllGroups(role)
+              ? element("span", { className: "badge badge-warn", text: "every group, including ones registered later" })
+              : null,
           ]),
         ),
       );
