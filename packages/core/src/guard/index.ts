@@ -136,7 +136,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, input: unknown
   let view = await cachedView(deps, caller);
   if (nestsDeeperThan(request.arguments))
     return recordRefusal(deps, base(view, { arguments: "[omitted: nested too deep]" }), refusal.tooDeep(request.tool), started, []);
-  const requested = storedCallArguments(request.arguments);
+  const requested = () => storedCallArguments(request.arguments);
   const deadline = Date.now() + deps.db.contentionDeadlineMs;
 
   for (let attempt = 1; ; attempt++) {
@@ -147,7 +147,8 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, input: unknown
         view = await freshView(deps, view.access.agent);
         continue;
       }
-      return recordRefusal(deps, { ...base(view, requested.stored), group: planned.group }, planned.error, started, requested.secrets);
+      const { stored, secrets } = requested();
+      return recordRefusal(deps, { ...base(view, stored), group: planned.group }, planned.error, started, secrets);
     }
 
     const { status, waitMs } = waitFor(planned, deps.settings);

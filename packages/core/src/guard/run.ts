@@ -36,6 +36,16 @@ async function execute(
   throw new ToolgateError(409, "client_executed", `The tool "${record.tool}" runs in the agent's runtime, not in toolgate.`);
 }
 
+/** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
+const outcomeNotRecorded = (running: CallRecord, cause: ToolgateError) =>
+  new ToolgateError(
+    503,
+    "store_unavailable",
+    `The tool "${running.tool}" ran, but toolgate's database stopped answering before its outcome was recorded. Do not simply call it again: once the database is back, read GET /agents/${running.agentId}/calls/${running.callId} to see how it ended.`,
+    { ...cause.details, callId: running.callId, toolRan: true },
+    { cause },
+  );
+
 const statusOf = (failure: ToolgateError): CallRecord["status"] =>
   failure.code === "tool_timeout" ? "timed_out" : failure.status === 403 ? "refused" : "error";
 
@@ -59,7 +69,11 @@ export async function runAndSettle(deps: RunDeps, executor: Executor, running: C
   const settled: CallRecord = result
     ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result, secrets) }
     : { ...running, ...timing, status: statusOf(failure!), error: storedError({ code: failure!.code, message: failure!.message }, secrets) };
-  const recorded = await settleCall(deps.db, settled, "running", { expiresAt: retentionExpiry(deps.settings, new Date(Date.parse(running.startedAt))) });
+  const recorded = await settleCall(deps.db, settled, "running", { expiresAt: retentionExpiry(deps.settings, new Date(Date.parse(running.startedAt))) }).catch(
+    (error: unknown) => {
+      throw error instanceof ToolgateError && error.code === "store_unavailable" ? outcomeNotRecorded(running, error) : error;
+    },
+  );
   if (!recorded) failure = timedOut(running.tool, timeoutMs);
   if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
   return { callId: running.callId, status: settled.status as RunOutcome["status"], result: result! };
