@@ -282,7 +282,7 @@ test("redact - is safe on values 64 levels deep and far deeper", () => {
   expect(depthOf(scrubValue(deeper, ["hunter22"]))).toBe(20_001);
 });
 
-test("redactArguments - collects every removed value: nested, numbers and booleans as text, deduplicated, longest first, short ones skipped", () => {
+test("redactArguments - collects every removed value: nested, numbers as text, deduplicated, longest first, short ones and booleans skipped", () => {
   const { redacted, secrets } = redactArguments({
     query: "q",
     password: "hunter22",
@@ -301,7 +301,7 @@ test("redactArguments - collects every removed value: nested, numbers and boolea
     headers: [{ name: "Authorization", value: REDACTED }],
     secret: REDACTED,
   });
-  expect(secrets).toEqual(["Bearer abcdef", "alice-admin", "sesame-open", "hunter22", "123456", "true"]);
+  expect(secrets).toEqual(["Bearer abcdef", "alice-admin", "sesame-open", "hunter22", "123456", "abcdef"]);
   expect(MIN_SECRET_LENGTH).toBe(4);
   expect(secrets.every((secret) => secret.length >= MIN_SECRET_LENGTH)).toBe(true);
 });
@@ -441,4 +441,11 @@ test("storedError - scrubs the secrets from the message and keeps the code", () 
     message: `login failed for "${REDACTED}" (${REDACTED})`,
   });
   expect(storedError({ code: "timeout", message: "took too long" }, [])).toEqual({ code: "timeout", message: "took too long" });
+});
+
+test("redactArguments - the credential of an authorization value is a secret of its own, so it is scrubbed when echoed alone", () => {
+  const { secrets } = redactArguments({ headers: { Authorization: "Bearer sk-live-987654321" }, auth: "Basic dXNlcjpwYXNz" });
+  expect(secrets).toEqual(expect.arrayContaining(["Bearer sk-live-987654321", "sk-live-987654321", "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"]));
+  expect(scrubText('{"authenticatedWith":"sk-live-987654321"}', secrets)).toBe('{"authenticatedWith":"[REDACTED]"}');
+  expect(redactArguments({ note: "Bearer of good news" }).secrets).toEqual([]);
 });

@@ -109,14 +109,21 @@ function walk(root: unknown, context: Walk): unknown {
   return built;
 }
 
-/** Every string leaf of the values, numbers and booleans as text, deduplicated, longest first (then in order of appearance), the short ones left out. */
+/** "Bearer <token>", "Basic <credentials>": the credential travels on its own too, so it is a secret of its own. */
+const AUTHORIZATION_VALUE = /^(?:bearer|basic|token|digest|apikey|api-key|key|jwt|sso-key)\s+(\S+)$/i;
+
+/** Every string leaf of the values (and the credential of an authorization value) and numbers as text (true and false are no secret), deduplicated, longest first (then in order of appearance), the short ones left out. */
 function secretsIn(values: unknown[]): string[] {
   const found = new Set<string>();
   const pending = [...values].reverse();
   while (pending.length > 0) {
     const value = pending.pop();
-    if (typeof value === "string") found.add(value);
-    else if (typeof value === "number" || typeof value === "boolean") found.add(String(value));
+    if (typeof value === "string") {
+      found.add(value);
+      const credential = AUTHORIZATION_VALUE.exec(value.trim())?.[1];
+      if (credential) found.add(credential);
+    }
+    else if (typeof value === "number") found.add(String(value));
     else if (isContainer(value)) for (const inner of Object.values(value).reverse()) pending.push(inner);
   }
   return [...found].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
