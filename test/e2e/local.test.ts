@@ -7,6 +7,7 @@ import type { Executor } from "../support/executor";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runToExit, startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
+import { waitFor } from "../support/wait";
 
 async function processesMentioning(text: string): Promise<string[]> {
   const found: string[] = [];
@@ -18,15 +19,6 @@ async function processesMentioning(text: string): Promise<string[]> {
   return found;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const openTab = {
   type: "function",
@@ -68,7 +60,7 @@ describe("npm start", () => {
     });
     expect(sent.FailedEntryCount).toBe(0);
 
-    const module = await eventually(async () => {
+    const module = await waitFor(async () => {
       const { body } = await http("GET", "/modules/chrome", stack.adminToken);
       return body?.status === "loaded" ? body : undefined;
     }, "the module to load");

@@ -5,6 +5,7 @@ import { freePort } from "@toolgate/local/free-port";
 import { afterAll, describe, expect, test } from "vitest";
 import { runToExit, startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
+import { waitFor, isRunning } from "../support/wait";
 
 const started: LocalProcess[] = [];
 const leftPids: number[] = [];
@@ -41,14 +42,6 @@ async function start(dir: string, env: Record<string, string> = {}) {
   return stack;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const dynamoPidFile = (dir: string) => join(dir, "dynamodb", "dynamodb-local.pid");
 const dynamoPid = async (dir: string) => Number((await readFile(dynamoPidFile(dir), "utf8")).trim());
@@ -65,15 +58,6 @@ async function dynamoChildOf(runnerPid: number): Promise<number | undefined> {
   return undefined;
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const groupIds = (body: { groups: { id: string }[] }) => body.groups.map((group) => group.id).sort();
 
@@ -122,7 +106,7 @@ describe("npm start", () => {
     const killed = await dynamoPid(dir);
 
     process.kill(killed, "SIGKILL");
-    const restarted = await eventually(async () => {
+    const restarted = await waitFor(async () => {
       const pid = await dynamoPid(dir).catch(() => killed);
       const groups = await stack.request("GET", "/groups", stack.adminToken);
       return pid !== killed && groups.status === 200 ? pid : undefined;
@@ -144,7 +128,7 @@ describe("npm start", () => {
     const killed = (await dynamoChildOf(stack.child.pid!))!;
 
     process.kill(killed, "SIGKILL");
-    await eventually(async () => (stack.output().includes("the in-memory data was lost") ? true : undefined), "the table to be recreated");
+    await waitFor(async () => (stack.output().includes("the in-memory data was lost") ? true : undefined), "the table to be recreated");
 
     const groups = await stack.request("GET", "/groups", adminToken);
     expect(groups.status).toBe(200);

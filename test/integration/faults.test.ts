@@ -179,9 +179,8 @@ describe("store faults", () => {
     }
   }, 30_000);
 
-  test("faults - an unreachable store (nothing listening) answers every route with 503 store_unavailable, the first request included, and /health 503; never 500", async () => {
-    const port = await freePort();
-    const down = new Toolgate({
+  const unreachableAt = (port: number) =>
+    new Toolgate({
       table: `faults_down_${ulid()}`,
       endpoint: `http://127.0.0.1:${port}`,
       adminToken: ADMIN_TOKEN,
@@ -189,20 +188,17 @@ describe("store faults", () => {
       requestTimeoutMs: 1000,
       maxAttempts: 2,
     });
+
+  test("faults - an unreachable store (nothing listening) answers every route with 503 store_unavailable, the first request included, and /health 503; never 500", async () => {
+    const port = await freePort();
+    const down = unreachableAt(port);
     const readyStartedAt = Date.now();
     await expect(down.ready()).rejects.toBeDefined();
     const readyMs = Date.now() - readyStartedAt;
     expect(readyMs, "ready() fails fast on a refused connection").toBeLessThan(5_000);
 
     // A fresh instance, so the very first request is the one that meets the store.
-    const fresh = new Toolgate({
-      table: `faults_down_${ulid()}`,
-      endpoint: `http://127.0.0.1:${port}`,
-      adminToken: ADMIN_TOKEN,
-      signingKey: SIGNING_KEY,
-      requestTimeoutMs: 1000,
-      maxAttempts: 2,
-    });
+    const fresh = unreachableAt(port);
     const unreachable = api(fresh);
     const agentToken = await fresh.tokens.sign({ agentId: "agt_nobody", tokenVersion: 1 });
     const first = await timed(() => unreachable("GET", "/groups"));

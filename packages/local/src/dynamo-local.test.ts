@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterEach, expect, test } from "vitest";
 import { type DynamoLocal, type DynamoLocalOptions, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
+import { waitFor, isRunning } from "../../../test/support/wait";
 
 const JAVA_TEST_TIMEOUT_MS = 60_000;
 const started: DynamoLocal[] = [];
@@ -46,24 +47,7 @@ const createTable = new CreateTableCommand({
 const item = { pk: { S: "group#chrome" }, sk: { S: "group" }, description: { S: "Drives a browser" } };
 const getItem = new GetItemCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true });
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const lineContaining = (lines: string[], text: string) => () => lines.find((line) => line.includes(text));
 
@@ -184,7 +168,7 @@ test(
     const killed = dynamo.pid;
 
     process.kill(killed, "SIGKILL");
-    await eventually(lineContaining(lines, "restarted on"), "the restart");
+    await waitFor(lineContaining(lines, "restarted on"), "the restart");
     const { Item } = await client.send(getItem);
     client.destroy();
 
@@ -206,7 +190,7 @@ test(
     await client.send(createTable);
 
     process.kill(dynamo.pid, "SIGKILL");
-    await eventually(() => (restarts > 0 ? restarts : undefined), "onRestart");
+    await waitFor(() => (restarts > 0 ? restarts : undefined), "onRestart");
     const { TableNames } = await client.send(new ListTablesCommand({}));
     client.destroy();
 
@@ -222,7 +206,7 @@ test(
     const lines: string[] = [];
     const dynamo = await start(undefined, { log: (line) => lines.push(line), output: () => {} });
     process.kill(dynamo.pid, "SIGKILL");
-    await eventually(lineContaining(lines, "restarted on"), "the restart");
+    await waitFor(lineContaining(lines, "restarted on"), "the restart");
     const current = dynamo.pid;
 
     await dynamo.stop();
@@ -241,10 +225,10 @@ test(
     const lines: string[] = [];
     const dynamo = await start(dataDir, { log: (line) => lines.push(line), output: () => {}, restart: { maxRestarts: 1, baseDelayMs: 10 } });
     process.kill(dynamo.pid, "SIGKILL");
-    await eventually(lineContaining(lines, "restarted on"), "the restart");
+    await waitFor(lineContaining(lines, "restarted on"), "the restart");
 
     process.kill(dynamo.pid, "SIGKILL");
-    const gaveUp = await eventually(lineContaining(lines, "gave up"), "giving up");
+    const gaveUp = await waitFor(lineContaining(lines, "gave up"), "giving up");
 
     expect(gaveUp).toBe("dynamodb-local: gave up after 1 restart within 60 s; stop toolgate and start it again");
     expect(await readFile(join(dataDir, "dynamodb-local.pid"), "utf8").catch(() => "absent")).toBe("absent");
