@@ -145,13 +145,20 @@ test("module events - an event that cannot be applied before the deadline fails 
   for (const module of modules) expect((await check("GET", `/modules/${module}`)).body).toMatchObject({ status: "loaded", version: 1 });
 });
 
-test("module events - a v1 rejection racing a v2 load of the same module always ends with v2 loaded", async () => {
-  for (let round = 0; round < 10; round++) {
+test("module events - v1 rejections racing a v2 load of the same module, through three processes busy with other catalog writes, always end with v2 loaded", async () => {
+  const instances = await processes(3);
+  const check = api(instances[0]!);
+  for (let round = 0; round < 20; round++) {
     const module = unique("racer");
     const invalid = { module, version: 1, description: "broken", tools: [{ type: "function", function: { name: "has space" } }] };
-    await Promise.all([deliver(toolgate, "module.loaded", invalid), deliver(toolgate, "module.loaded", loaded(module, 2))]);
-    expect((await request("GET", `/modules/${module}`)).body, `round ${round}`).toMatchObject({ status: "loaded", version: 2 });
-    expect((await request("GET", `/groups/${module}`)).body.description).toBe(`${module} v2`);
+    const churn = instances.flatMap((instance) => [1, 2, 3].map(() => api(instance)("PUT", `/groups/${unique("churn")}`, { body: groupBody() })));
+    await Promise.all([
+      ...[0, 1, 2, 0, 1, 2].map((index) => deliver(instances[index]!, "module.loaded", invalid)),
+      deliver(instances[round % 3]!, "module.loaded", loaded(module, 2)),
+      ...churn,
+    ]);
+    expect((await check("GET", `/modules/${module}`)).body, `round ${round}`).toMatchObject({ status: "loaded", version: 2 });
+    expect((await check("GET", `/groups/${module}`)).body.description).toBe(`${module} v2`);
   }
 });
 
