@@ -14,4 +14,4 @@ export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean
 }
 
 export const tooDeepMessage = (what: string) =>
-  `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; toolgate accepts at most ${MAX_JSON_DEPTH}.`;
+  `${what}: objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep, and toolgate accepts at most ${MAX_JSON_DEPTH}.`;
