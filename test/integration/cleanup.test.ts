@@ -112,8 +112,8 @@ test("cleanup - marks a call still running past its deadline timed_out and leave
   const expiresAt = Math.floor(now / 1000) + 30 * 86_400;
   const overdue = `call_${unique("OVERDUE")}`;
   const onTime = `call_${unique("ONTIME")}`;
-  await putCall(toolgate.db, running(overdue, now - 60_000), { expiresAt });
-  await putCall(toolgate.db, running(onTime, now + 3_600_000), { expiresAt });
+  await putCall(toolgate.db, running(overdue, now - 60_000), expiresAt);
+  await putCall(toolgate.db, running(onTime, now + 3_600_000), expiresAt);
 
   expect((await cleanup(toolgate.db, new Date(now))).deleted).toBe(0);
   const settled = (await request("GET", `/agents/${agent.agent.id}/calls/${overdue}`)).body;

@@ -1,12 +1,40 @@
-import { deleteExpired, settleLapsedCalls } from "./dynamo/cleanup";
+import { transitions } from "./call/lifecycle";
+import { CallRecord } from "./call/schema";
+import { uncontended } from "./contention";
+import { applyTransition, forgetPendingArguments } from "./dynamo/calls";
+import { deleteItems, expiredItems, lapsedCallItems } from "./dynamo/cleanup";
 import type { Db } from "./dynamo/client";
 
 export type CleanupReport = { settled: number; deleted: number };
 
-/** Settles calls stuck past their deadline (timed out, expired), then deletes what has expired (DynamoDB Local never applies TTL; on AWS this is a backstop). */
+/** Settles calls waiting past their deadline through the call lifecycle: running ones time out, unanswered or unreported ones expire. */
+async function settleLapsedCalls(db: Db, now: Date): Promise<number> {
+  let settled = 0;
+  for await (const items of lapsedCallItems(db, Math.floor(now.getTime() / 1000))) {
+    for (const item of items) {
+      const lapse = transitions.lapsed(CallRecord.parse(item.call), now);
+      if (!lapse) continue;
+      const written = await uncontended(db.contentionDeadlineMs, () => applyTransition(db, lapse, Number(item.expiresAt)));
+      if (written.kind !== "ok") continue;
+      settled++;
+      if (lapse.from === "awaiting_confirmation" || lapse.from === "authorized") await forgetPendingArguments(db, lapse.to.callId);
+    }
+  }
+  return settled;
+}
+
+async function deleteExpired(db: Db, now: Date): Promise<number> {
+  let deleted = 0;
+  for await (const items of expiredItems(db, Math.floor(now.getTime() / 1000))) {
+    await deleteItems(db, items);
+    deleted += items.length;
+  }
+  return deleted;
+}
+
+/** Settles calls stuck past their deadline, then deletes what has expired (DynamoDB Local never applies TTL; on AWS this is a backstop). */
 export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const settled = await settleLapsedCalls(db, nowSeconds, now.toISOString());
-  const deleted = await deleteExpired(db, nowSeconds);
+  const settled = await settleLapsedCalls(db, now);
+  const deleted = await deleteExpired(db, now);
   return { settled, deleted };
 }

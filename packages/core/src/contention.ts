@@ -24,3 +24,14 @@ export async function untilSettled<T>(deadlineMs: number, attempt: Attempt<T>): 
     await sleep(delay);
   }
 }
+
+type Contended = "contention" | { kind: "contention" };
+const isContention = (outcome: unknown) => outcome === "contention" || (typeof outcome === "object" && outcome !== null && (outcome as { kind?: unknown }).kind === "contention");
+
+/** Writes until the store gives an answer other than "lost a race": contention is retried with backoff until the deadline (then 503 busy). */
+export function uncontended<T>(deadlineMs: number, write: () => Promise<T | Contended>): Promise<Exclude<T, Contended>> {
+  return untilSettled(deadlineMs, async () => {
+    const outcome = await write();
+    return isContention(outcome) ? AGAIN : (outcome as Exclude<T, Contended>);
+  });
+}

@@ -46,20 +46,10 @@ export const storeUnavailable = (cause?: unknown) =>
     { cause },
   );
 
-/** Raised by the storage boundary when a conditional write lost a race; callers reload and retry or map it. */
-export class WriteConflictError extends Error {
-  constructor(readonly reasons: Array<string | undefined> = [], options?: { cause?: unknown }) {
-    super("conditional write failed", options);
-    this.name = "WriteConflictError";
-  }
-
-  /** Another transaction held an item at the same moment: nothing is wrong with the data, trying again can succeed. */
-  get contended() {
-    return this.reasons.includes("TransactionConflict");
-  }
-
-  /** Whether the item at this position of the transaction failed its own condition. */
-  refused(position: number) {
-    return this.reasons[position] === "ConditionalCheckFailed";
+/** A change's own conditions did not hold when it was written (e.g. a module moved on meanwhile): decide again from what is stored. */
+export class ConditionFailedError extends Error {
+  constructor() {
+    super("the change's own conditions no longer held when it was written");
+    this.name = "ConditionFailedError";
   }
 }

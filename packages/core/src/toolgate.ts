@@ -1,19 +1,22 @@
 import { Resource } from "sst";
-import { ArgumentSeal } from "./call/seal";
-import { createDb, DEFAULT_STORE_SETTINGS } from "./dynamo/client";
-import type { Db, DbOptions } from "./dynamo/client";
-import { Catalog } from "./group/catalog";
-import { ensureBuiltins } from "./group/ensure-builtins";
-import * as Role from "./role/index";
+import { AgentCache } from "./agent/cache";
 import * as Agent from "./agent/index";
 import { TokenSigner } from "./agent/token";
-import { nativeTools } from "./executor/native/index";
-import { GuardCaches } from "./guard/caches";
-import { StoreHealth } from "./health";
+import { ArgumentSeal } from "./call/seal";
+import { cleanup } from "./cleanup";
+import { createDb, DEFAULT_STORE_SETTINGS } from "./dynamo/client";
+import type { Db, DbOptions } from "./dynamo/client";
+import { nativeTools } from "./executor/index";
+import type { Natives } from "./executor/index";
+import { Catalog } from "./group/catalog";
+import { ensureBuiltins } from "./group/ensure-builtins";
+import { GuardStates } from "./guard/caches";
 import type { GuardDeps } from "./guard/index";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
-import type { ToolRegistry } from "./tool/registry";
+import { StoreHealth } from "./health";
+import { RoleCache } from "./role/cache";
+import * as Role from "./role/index";
 
 export type Config = GuardSettings & {
   adminToken: string;
@@ -22,14 +25,16 @@ export type Config = GuardSettings & {
 
 export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey">;
 
-/** Everything a handler needs: the storage boundary, the cached catalog, token signing and settings. */
+/** The composition root: the storage boundary, the per-process caches, token signing and settings, wired once per process. */
 export class Toolgate {
   readonly db: Db;
   readonly catalog: Catalog;
   readonly tokens: TokenSigner;
   readonly config: Config;
-  readonly caches: GuardCaches;
-  readonly natives: ToolRegistry;
+  readonly roles: RoleCache;
+  readonly agents: AgentCache;
+  readonly states = new GuardStates();
+  readonly natives: Natives;
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
   private starting: Promise<void> | undefined;
@@ -45,14 +50,20 @@ export class Toolgate {
       adminToken: options.adminToken,
       signingKey: options.signingKey,
     };
-    this.caches = new GuardCaches(this.db);
+    this.roles = new RoleCache(this.db);
+    this.agents = new AgentCache(this.db);
     this.seal = new ArgumentSeal(options.signingKey);
     this.health = new StoreHealth(this.db);
-    this.natives = nativeTools({ db: this.db, catalog: this.catalog, tokens: this.tokens, now: () => this.now() });
+    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
   }
 
   get guard(): GuardDeps {
-    return { db: this.db, catalog: this.catalog, caches: this.caches, natives: this.natives, settings: this.config, seal: this.seal };
+    const { db, catalog, roles, agents, states, natives, config: settings, seal } = this;
+    return { db, catalog, roles, agents, states, natives, settings, seal };
+  }
+
+  get auth(): Agent.AuthDeps {
+    return { db: this.db, tokens: this.tokens, agents: this.agents, adminToken: this.config.adminToken };
   }
 
   now() {
@@ -68,19 +79,24 @@ export class Toolgate {
     return this.starting;
   }
 
+  /** Settles lapsed calls and deletes expired records. */
+  cleanup(now = new Date()) {
+    return cleanup(this.db, now);
+  }
+
   /** Forgets everything cached and registers the built-ins again: for a store that lost its data (an in-memory DynamoDB Local restarted). */
   async reset(): Promise<void> {
     this.catalog.invalidate();
-    this.caches.clear();
+    this.roles.clear();
+    this.agents.clear();
+    this.states.clear();
     this.starting = undefined;
     await this.ready();
   }
 
   private async start() {
     const now = this.now();
-    await ensureBuiltins(this.db, this.catalog, now);
-    await Role.ensureRoot(this.db, now);
-    await Agent.ensureRoot(this.db, now);
+    await Promise.all([ensureBuiltins(this.db, this.catalog, now), Role.ensureRoot(this.db, now), Agent.ensureRoot(this.db, now)]);
   }
 }
 

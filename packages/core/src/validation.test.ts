@@ -3,10 +3,10 @@ import { z } from "zod";
 import { AgentInput } from "./agent/schema";
 import { CallRequest } from "./call/schema";
 import { ToolgateError } from "./error";
-import { GroupInput } from "./group/index";
+import { GroupInput } from "./group/schema";
 import { ModuleLoaded } from "./module/schema";
 import { RoleInput } from "./role/schema";
-import { ToolPolicy } from "./tool/definition";
+import { ToolPolicy } from "./tool/schema";
 import { describeIssues, humanErrorMap, parseOr, safeParseHuman, type Issue } from "./validation";
 
 const JARGON = /expected record|discriminator|received NaN|Invalid input|received undefined|must NOT|Too small|Too big|Unrecognized key/i;

@@ -1,10 +1,10 @@
 import { expect, test } from "vitest";
 import { agentFixture, roleFixture } from "../../../../test/support/fixtures";
 import { RESERVED_GROUP_IDS } from "../group/builtin";
-import type { Group } from "../group/index";
+import type { Group } from "../group/schema";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups } from "../role/index";
-import type { ToolDefinition } from "../tool/definition";
+import type { ToolDefinition } from "../tool/schema";
 import type { Access } from "./index";
 import { decide, visibleTools } from "./index";
 

@@ -2,15 +2,16 @@ import { forbidden, notFound, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
-import type { Group } from "../group/index";
+import type { Group } from "../group/schema";
 import type { ToolGroupManager } from "../group/manager";
 import type { Agent } from "../agent/schema";
 import { effectivePolicy, permissionProblem } from "../policy/index";
 import type { EffectivePolicy, PolicyOverride } from "../policy/index";
 import { effectiveToolGroups } from "../role/index";
+import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
-import { forAgent } from "../tool/definition";
-import type { AgentToolDefinition, ToolDefinition } from "../tool/definition";
+import { forAgent } from "../tool/schema";
+import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
 
 /** What one agent may see and call, decided from its role, its own attributes and the catalog with its policy overrides. */
 export type Access = {
@@ -33,10 +34,39 @@ export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapsho
   groups: effectiveToolGroups(role, snapshot.manager),
 });
 
-export async function accessFor(db: Db, catalog: Catalog, agent: Agent): Promise<Access> {
-  const { role, catalogVersion } = await getRoleAndCatalogVersion(db, agent.roleId);
-  if (!role) throw forbidden("role_not_found", `The agent's role "${agent.roleId}" no longer exists, so it has no tools.`);
-  return accessOf(agent, role, await catalog.at(catalogVersion));
+/** An agent's access with the catalog version it was decided on, and whether its role and catalog were just read. */
+export type View = { access: Access; version: number; fresh: boolean };
+
+export type ViewDeps = { db: Db; catalog: Catalog; roles: RoleCache };
+
+export const roleGone = (roleId: string) => forbidden("role_not_found", `The agent's role "${roleId}" no longer exists, so it has no tools.`);
+
+export const viewOf = (agent: Agent, role: Role, snapshot: CatalogSnapshot, fresh: boolean): View => ({
+  access: accessOf(agent, role, snapshot),
+  version: snapshot.version,
+  fresh,
+});
+
+/** A role and catalog version just read (in one round trip with whatever else the caller needed) as a fresh view. */
+export async function viewFrom(deps: ViewDeps, agent: Agent, read: { role?: Role; catalogVersion: number }): Promise<View> {
+  if (!read.role) {
+    deps.roles.forget(agent.roleId);
+    throw roleGone(agent.roleId);
+  }
+  deps.roles.remember(read.role);
+  return viewOf(agent, read.role, await deps.catalog.at(read.catalogVersion), true);
+}
+
+/**
+ * The one loader of what an agent may see and call, for listing, authorising and approving: "fresh" reads its role
+ * and the catalog version now (one round trip); "cached" uses what this process remembers, to be proven current by
+ * the write that admits a call.
+ */
+export async function loadView(deps: ViewDeps, agent: Agent, mode: "cached" | "fresh"): Promise<View> {
+  if (mode === "fresh") return viewFrom(deps, agent, await getRoleAndCatalogVersion(deps.db, agent.roleId));
+  const role = await deps.roles.get(agent.roleId);
+  if (!role) throw roleGone(agent.roleId);
+  return viewOf(agent, role, deps.catalog.peek() ?? (await deps.catalog.snapshot()), false);
 }
 
 export const refusals = {

@@ -1,15 +1,20 @@
-import { badRequest, conflict, notFound } from "../error";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { AGAIN, uncontended, untilSettled } from "../contention";
+import { badRequest, conflict, notFound, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
-import { getAgent, insertAgent, rotateAgentToken, terminateAgent } from "../dynamo/agents";
+import { getAgent, insertAgent, replaceAgent } from "../dynamo/agents";
 import { getRole } from "../dynamo/roles";
 import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
 import { parseOr } from "../validation";
+import type { AgentCache } from "./cache";
 import { Agent, AgentInput, ROOT_AGENT_ID } from "./schema";
 import type { TokenSigner } from "./token";
 
 export { Agent, ROOT_AGENT_ID, publicAgent } from "./schema";
 export type { PublicAgent } from "./schema";
+export { AgentCache } from "./cache";
+export { TokenSigner } from "./token";
 
 export type IssuedAgent = { agent: Agent; token: string };
 
@@ -29,7 +34,7 @@ export async function create(db: Db, tokens: TokenSigner, input: unknown, create
     createdAt: now,
     tokenVersion: 1,
   };
-  await insertAgent(db, agent);
+  await uncontended(db.contentionDeadlineMs, () => insertAgent(db, agent));
   return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }) };
 }
 
@@ -39,27 +44,37 @@ export async function get(db: Db, id: string): Promise<Agent> {
   return agent;
 }
 
-export async function terminate(db: Db, id: string, now: string): Promise<Agent> {
+const terminatedAlready = (id: string, what: string) => conflict("agent_terminated", `The agent "${id}" is terminated${what}.`);
+
+/** Changes an active agent (and the guard's copy of its token state) from what was read, reading again only if it moved meanwhile. */
+async function changeActive(db: Db, id: string, change: (agent: Agent) => Agent, ifTerminated: string): Promise<Agent> {
+  let current = await get(db, id);
+  return untilSettled(db.contentionDeadlineMs, async () => {
+    if (current.status !== "active") throw terminatedAlready(id, ifTerminated);
+    const replaced = await replaceAgent(db, current, change(current));
+    if (replaced.kind === "ok") return replaced.agent;
+    if (replaced.kind === "moved") {
+      if (!replaced.current) throw notFound("agent_not_found", `There is no agent "${id}".`);
+      current = replaced.current;
+    }
+    return AGAIN;
+  });
+}
+
+export function terminate(db: Db, id: string, now: string): Promise<Agent> {
   if (id === ROOT_AGENT_ID) throw conflict("root_agent_fixed", "The root agent cannot be terminated.");
-  const terminated = await terminateAgent(db, id, now);
-  if (terminated) return terminated;
-  const existing = await get(db, id);
-  throw conflict("agent_terminated", `The agent "${existing.id}" is already terminated.`);
+  return changeActive(db, id, (agent) => ({ ...agent, status: "terminated", terminatedAt: now }), " already");
 }
 
 /** Issues a fresh token and revokes every earlier one. */
 export async function reissueToken(db: Db, tokens: TokenSigner, id: string): Promise<IssuedAgent> {
-  const agent = await rotateAgentToken(db, id);
-  if (!agent) {
-    await get(db, id);
-    throw conflict("agent_terminated", `The agent "${id}" is terminated; a terminated agent gets no token.`);
-  }
+  const agent = await changeActive(db, id, (current) => ({ ...current, tokenVersion: current.tokenVersion + 1 }), "; a terminated agent gets no token");
   return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }) };
 }
 
 export async function ensureRoot(db: Db, now: string): Promise<void> {
   if (await getAgent(db, ROOT_AGENT_ID)) return;
-  await insertAgent(db, {
+  const root: Agent = {
     id: ROOT_AGENT_ID,
     roleId: ROOT_ROLE_ID,
     name: "root",
@@ -69,5 +84,28 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     createdBy: "system",
     createdAt: now,
     tokenVersion: 1,
-  });
+  };
+  await uncontended(db.contentionDeadlineMs, () => insertAgent(db, root));
+}
+
+export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent };
+
+export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminToken: string };
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
+
+/**
+ * Who is calling, from a bearer token alone: the admin, or the active agent the token was issued to. With
+ * `cachedAgent` a warm process trusts its copy of the agent, because the guard's write that admits the call
+ * proves the token version and status current; everything else reads the agent.
+ */
+export async function authenticate(deps: AuthDeps, token: string, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
+  if (timingSafeEqual(digest(token), digest(deps.adminToken))) return { kind: "admin" };
+  const claims = await deps.tokens.verify(token);
+  if (!claims) throw unauthenticated("The token is not valid.");
+  const agent = options.cachedAgent ? await deps.agents.get(claims.agentId, claims.tokenVersion) : await deps.agents.refresh(claims.agentId);
+  if (!agent || agent.tokenVersion !== claims.tokenVersion) throw unauthenticated("The token has been revoked.");
+  if (agent.status !== "active") throw new ToolgateError(403, "forbidden", `The agent "${agent.id}" is terminated.`);
+  return { kind: "agent", agent };
 }

@@ -1,4 +1,4 @@
-import type { ToolResult } from "./schema";
+import type { ToolResult } from "../executor/schema";
 
 export const REDACTED = "[REDACTED]";
 export const MAX_STORED_BYTES = 16 * 1024;

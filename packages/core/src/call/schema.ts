@@ -1,12 +1,5 @@
 import { z } from "zod";
 
-export const ToolResult = z.object({
-  content: z.string(),
-  type: z.enum(["text", "json", "error"]).default("text"),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
-export type ToolResult = z.infer<typeof ToolResult>;
-
 export const CallStatus = z.enum([
   "awaiting_confirmation",
   "authorized",

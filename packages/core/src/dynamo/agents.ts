@@ -1,59 +1,66 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { WriteConflictError } from "../error";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { Agent } from "../agent/schema";
-import { AGAIN, untilSettled } from "../contention";
+import { emptyGuardState } from "../guard/schema";
 import type { Db } from "./client";
-import { conditional, whenCondition } from "./errors";
 import { Keys } from "./keys";
+import { attempt } from "./write";
 
 export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.agent(id), ConsistentRead: true }));
   return Item ? Agent.parse(Item.agent) : undefined;
 }
 
-/** Inserts an agent unless one with its id exists; returns false in that case. */
-export async function insertAgent(db: Db, agent: Agent): Promise<boolean> {
-  return whenCondition(db, () =>
+/** The guard's copy of what decides whether the agent's token is good, written in the same transaction as the agent. */
+const guardCopy = (db: Db, agent: Agent) => ({
+  Update: {
+    TableName: db.table,
+    Key: Keys.guard(agent.id),
+    UpdateExpression: "SET tokenVersion = :tokenVersion, active = :active, #state = if_not_exists(#state, :empty)",
+    ExpressionAttributeNames: { "#state": "state" },
+    ExpressionAttributeValues: { ":tokenVersion": agent.tokenVersion, ":active": agent.status === "active", ":empty": emptyGuardState() },
+  },
+});
+
+/** Inserts an agent unless one with its id exists. */
+export async function insertAgent(db: Db, agent: Agent): Promise<"ok" | "exists" | "contention"> {
+  const outcome = await attempt(() =>
     db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...Keys.agent(agent.id), agent },
-        ConditionExpression: "attribute_not_exists(pk)",
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: db.table, Item: { ...Keys.agent(agent.id), agent }, ConditionExpression: "attribute_not_exists(pk)" } },
+          guardCopy(db, agent),
+        ],
       }),
     ),
   );
+  return outcome.kind === "refused" ? "exists" : outcome.kind;
 }
 
-/** Applies a change to an active agent; returns undefined when it is missing or already terminated. */
-function updateActive(db: Db, id: string, set: string, values: Record<string, unknown>): Promise<Agent | undefined> {
-  return untilSettled(db.contentionDeadlineMs, async () => {
-    try {
-      const { Attributes } = await conditional(() =>
-        db.doc.send(
-          new UpdateCommand({
-            TableName: db.table,
-            Key: Keys.agent(id),
-            UpdateExpression: set,
-            ConditionExpression: "attribute_exists(pk) AND #agent.#status = :active",
-            ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-            ExpressionAttributeValues: { ":active": "active", ...values },
-            ReturnValues: "ALL_NEW",
-          }),
-        ),
-      );
-      return Agent.parse(Attributes?.agent);
-    } catch (error) {
-      if (!(error instanceof WriteConflictError)) throw error;
-      return error.contended ? AGAIN : undefined;
-    }
-  });
+export type AgentChange = { kind: "ok"; agent: Agent } | { kind: "moved"; current: Agent | undefined } | { kind: "contention" };
+
+/** Replaces an agent read at `previous` (status and token version unchanged since), and the guard's copy with it. */
+export async function replaceAgent(db: Db, previous: Agent, next: Agent): Promise<AgentChange> {
+  const outcome = await attempt(() =>
+    db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: db.table,
+              Item: { ...Keys.agent(next.id), agent: next },
+              ConditionExpression: "#agent.#status = :status AND #agent.tokenVersion = :tokenVersion",
+              ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+              ExpressionAttributeValues: { ":status": previous.status, ":tokenVersion": previous.tokenVersion },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          guardCopy(db, next),
+        ],
+      }),
+    ),
+  );
+  if (outcome.kind === "ok") return { kind: "ok", agent: next };
+  if (outcome.kind === "contention") return outcome;
+  const current = outcome.current[0]?.agent;
+  return { kind: "moved", current: current === undefined ? undefined : Agent.parse(current) };
 }
-
-export const terminateAgent = (db: Db, id: string, now: string) =>
-  updateActive(db, id, "SET #agent.#status = :terminated, #agent.terminatedAt = :now", {
-    ":terminated": "terminated",
-    ":now": now,
-  });
-
-export const rotateAgentToken = (db: Db, id: string) =>
-  updateActive(db, id, "SET #agent.tokenVersion = #agent.tokenVersion + :one", { ":one": 1 });

@@ -1,87 +1,80 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Transition } from "../call/lifecycle";
 import { CallRecord } from "../call/schema";
 import type { Db } from "./client";
-import { whenCondition } from "./errors";
 import { expiryIndex, Keys, runningIndex } from "./keys";
+import { queryPartitionPage } from "./query";
+import { attempt } from "./write";
+
+const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation", "authorized"]);
 
 /** Rounded up, so cleanup never settles a call before its deadline. */
 const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
-type Timing = { expiresAt: number };
-
-/** Statuses that wait on something (the tool, an admin, the agent's runtime) until a deadline cleanup enforces. */
-export const PENDING_STATUSES = ["running", "awaiting_confirmation", "authorized"] as const;
-
-const isPending = (status: CallRecord["status"]) => (PENDING_STATUSES as readonly string[]).includes(status);
-
-function indexFor(record: CallRecord, pk: string, timing: Timing) {
-  if (isPending(record.status) && record.deadline) return runningIndex(pk, epochSeconds(record.deadline));
-  return expiryIndex(pk, timing.expiresAt);
+/** A waiting call is found by cleanup through its deadline; any other through its expiry. */
+function indexFor(record: CallRecord, pk: string, expiresAt: number) {
+  if (PENDING.has(record.status) && record.deadline) return runningIndex(pk, epochSeconds(record.deadline));
+  return expiryIndex(pk, expiresAt);
 }
 
-export function callItem(record: CallRecord, expiresAt: number) {
+export const callItem = (record: CallRecord, expiresAt: number) => {
   const key = Keys.call(record.agentId, record.callId);
-  return { ...key, ...indexFor(record, key.pk, { expiresAt }), expiresAt, call: record };
-}
+  return { ...key, ...indexFor(record, key.pk, expiresAt), expiresAt, call: record };
+};
 
-export async function putCall(db: Db, record: CallRecord, timing: Timing): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(record, timing.expiresAt) }));
-}
+export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallRecord | undefined } | { kind: "contention" };
 
-/** Records a call's outcome if it is still `fromStatus`; returns false when something else (cleanup) settled it first. */
-export async function settleCall(db: Db, record: CallRecord, fromStatus: CallRecord["status"], timing: Timing): Promise<boolean> {
-  const key = Keys.call(record.agentId, record.callId);
-  const index = indexFor(record, key.pk, timing);
-  return whenCondition(db, () =>
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key,
-        UpdateExpression: "SET #call = :call, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, expiresAt = :expiresAt",
-        ConditionExpression: "#call.#status = :from",
-        ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-        ExpressionAttributeValues: {
-          ":call": record,
-          ":from": fromStatus,
-          ":gsi1pk": index.gsi1pk,
-          ":gsi1sk": index.gsi1sk,
-          ":expiresAt": timing.expiresAt,
-        },
-      }),
-    ),
+/** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
+export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
+  const item = callItem(to, expiresAt);
+  const outcome = await attempt(() =>
+    from === null
+      ? db.doc.send(new PutCommand({ TableName: db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" }))
+      : db.doc.send(
+          new UpdateCommand({
+            TableName: db.table,
+            Key: Keys.call(to.agentId, to.callId),
+            UpdateExpression: "SET #call = :call, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, expiresAt = :expiresAt",
+            ConditionExpression: "#call.#status = :from",
+            ExpressionAttributeNames: { "#call": "call", "#status": "status" },
+            ExpressionAttributeValues: { ":call": to, ":from": from, ":gsi1pk": item.gsi1pk, ":gsi1sk": item.gsi1sk, ":expiresAt": expiresAt },
+            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+          }),
+        ),
   );
+  if (outcome.kind !== "refused") return outcome;
+  const current = outcome.current[0]?.call;
+  return { kind: "moved", current: current === undefined ? undefined : CallRecord.parse(current) };
+}
+
+/** Records a call whatever was there before under its id: an admission later refused replaces its own start. */
+export async function putCall(db: Db, record: CallRecord, expiresAt: number): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(record, expiresAt) }));
 }
 
 export async function getCall(db: Db, agentId: string, callId: string): Promise<CallRecord | undefined> {
-  const { Item } = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: Keys.call(agentId, callId), ConsistentRead: true }),
-  );
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.call(agentId, callId), ConsistentRead: true }));
   return Item ? CallRecord.parse(Item.call) : undefined;
 }
 
-export async function listCalls(
-  db: Db,
-  agentId: string,
-  limit: number,
-  cursor: string | undefined,
-): Promise<{ calls: CallRecord[]; nextCursor?: string }> {
-  const page = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": Keys.call(agentId, "").pk, ":prefix": "CALL#" },
-      ScanIndexForward: false,
-      Limit: limit,
-      ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, Keys.call(agentId, "").pk, "CALL#"),
-    }),
-  );
-  const calls = (page.Items ?? []).map((item) => CallRecord.parse(item.call));
-  return page.LastEvaluatedKey ? { calls, nextCursor: encodeCursor(page.LastEvaluatedKey) } : { calls };
+export async function listCalls(db: Db, agentId: string, limit: number, cursor: string | undefined) {
+  const page = await queryPartitionPage(db, { pk: Keys.call(agentId, "").pk, skPrefix: "CALL#", newestFirst: true }, limit, cursor);
+  if (page === "invalid_cursor") return page;
+  const calls = page.items.map((item) => CallRecord.parse(item.call));
+  return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };
 }
 
 /** What is kept beside a waiting call: its agent, and its real arguments sealed (or, from earlier versions, as JSON text). */
 export type PendingCall = { agentId: string; sealed?: string; legacyArguments?: Record<string, unknown> };
+
+export const pendingCallItem = (db: Db, callId: string, agentId: string, sealed: string, expiresAt: number) => {
+  const key = Keys.callRef(callId);
+  return { TableName: db.table, Item: { ...key, ...expiryIndex(key.pk, expiresAt), agentId, sealed, expiresAt } };
+};
+
+export async function keepPendingCall(db: Db, callId: string, agentId: string, sealed: string, expiresAt: number): Promise<void> {
+  await db.doc.send(new PutCommand(pendingCallItem(db, callId, agentId, sealed, expiresAt)));
+}
 
 export async function getPendingCall(db: Db, callId: string): Promise<PendingCall | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.callRef(callId), ConsistentRead: true }));
@@ -95,7 +88,7 @@ export async function getPendingCall(db: Db, callId: string): Promise<PendingCal
 
 /** Drops the arguments kept for a waiting call once it is answered; the reference to the agent stays until it expires. */
 export async function forgetPendingArguments(db: Db, callId: string): Promise<void> {
-  await whenCondition(db, () =>
+  await attempt(() =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,

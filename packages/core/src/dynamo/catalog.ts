@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { Group } from "../group/index";
+import type { Group } from "../group/schema";
 import type { Db } from "./client";
-import { WriteConflictError } from "../error";
-import { conditional } from "./errors";
+import { queryPages } from "./query";
+import { attempt } from "./write";
 import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
 import type { PolicyOverride } from "../policy/index";
 
@@ -19,24 +19,13 @@ export async function readCatalogVersion(db: Db): Promise<number> {
 export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overrides: Map<string, PolicyOverride> }> {
   const groups: Group[] = [];
   const overrides = new Map<string, PolicyOverride>();
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": CATALOG_PK },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  for await (const page of queryPages(db, { KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": CATALOG_PK }, ConsistentRead: true })) {
+    for (const item of page) {
       // Stored groups were validated when written; re-checking 20,000 schemas on every cold load costs more than the read.
       if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(JSON.parse(String(item.group)) as Group);
       else if (String(item.sk).startsWith(POLICY_SK_PREFIX)) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
     }
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  }
   return { groups, overrides };
 }
 
@@ -106,23 +95,19 @@ export type CatalogWrite =
   | { kind: "ok"; version: number }
   | { kind: "stale" }
   | { kind: "contention" }
-  | { kind: "refused"; reasons: Array<string | undefined> };
+  | { kind: "refused"; failed: boolean[] };
 
 /**
  * Writes catalog changes as one transaction guarded by the catalog version, so all catalog writes serialise.
  * "stale": another writer moved the version on; "contention": a transaction held an item at the same moment;
- * "refused": some of the caller's own items failed their condition (reasons positioned as `items`).
+ * "refused": some of the caller's own items failed their condition (`failed` is positioned as `items`).
  */
 export async function writeCatalog(db: Db, expectedVersion: number, items: CatalogItem[]): Promise<CatalogWrite> {
-  try {
-    await conditional(() =>
-      db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items.map((item) => item.write)] })),
-    );
-    return { kind: "ok", version: expectedVersion + 1 };
-  } catch (error) {
-    if (!(error instanceof WriteConflictError)) throw error;
-    if (error.contended) return { kind: "contention" };
-    if (error.refused(0)) return { kind: "stale" };
-    return { kind: "refused", reasons: error.reasons.slice(1) };
-  }
+  const outcome = await attempt(() =>
+    db.doc.send(new TransactWriteCommand({ TransactItems: [bumpVersion(db, expectedVersion), ...items.map((item) => item.write)] })),
+  );
+  if (outcome.kind === "ok") return { kind: "ok", version: expectedVersion + 1 };
+  if (outcome.kind === "contention") return outcome;
+  if (outcome.failed[0]) return { kind: "stale" };
+  return { kind: "refused", failed: outcome.failed.slice(1) };
 }

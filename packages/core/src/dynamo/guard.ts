@@ -1,91 +1,82 @@
-import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import type { Agent } from "../agent/schema";
-import type { CallRecord } from "../call/schema";
-import { GuardState, emptyGuardState } from "../guard/state";
-import type { Role } from "../role/schema";
-import type { TransactItem } from "./catalog";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { emptyGuardState, GuardRecord } from "../guard/schema";
+import type { GuardState } from "../guard/schema";
+import { Role } from "../role/schema";
+import { getItems, itemAt } from "./batch";
 import type { Db } from "./client";
-import { callItem } from "./calls";
-import { conditional } from "./errors";
-import { expiryIndex, Keys } from "./keys";
+import { Keys } from "./keys";
+import type { Item } from "./query";
+import { attempt } from "./write";
 
-export async function readGuardState(db: Db, agentId: string): Promise<GuardState> {
+/** The guard's record of an agent as stored, or a fresh one when there is none yet. */
+export type StoredGuard = GuardRecord & { exists: boolean };
+
+const storedGuard = (item: Item | undefined): StoredGuard =>
+  item ? { ...GuardRecord.parse({ state: item.state ?? emptyGuardState(), tokenVersion: item.tokenVersion, active: item.active }), exists: true } : { state: emptyGuardState(), exists: false };
+
+export async function readGuard(db: Db, agentId: string): Promise<StoredGuard> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.guard(agentId), ConsistentRead: true }));
-  return Item ? GuardState.parse(Item.state) : emptyGuardState();
+  return storedGuard(Item as Item | undefined);
 }
 
-export type AdmissionWrite = {
-  agent: Agent;
-  role: Role;
-  catalogVersion: number;
-  previous: GuardState;
+const readCatalogVersionOf = (item: Item | undefined) => (typeof item?.version === "number" ? item.version : 0);
+
+/** What admitting a call on a cold process needs, in one round trip: the role, the catalog's version and the guard's record. */
+export async function readAdmissionStart(db: Db, agentId: string, roleId: string) {
+  const items = await getItems(db, [Keys.role(roleId), Keys.catalogVersion(), Keys.guard(agentId)]);
+  const role = itemAt(items, Keys.role(roleId));
+  return {
+    role: role ? Role.parse(role.role) : undefined,
+    catalogVersion: readCatalogVersionOf(itemAt(items, Keys.catalogVersion())),
+    guard: storedGuard(itemAt(items, Keys.guard(agentId))),
+  };
+}
+
+export type GuardWrite = {
+  agentId: string;
+  /** The record the next state was computed from; its token copy is proven unchanged by the same write. */
+  previous: StoredGuard;
   next: GuardState;
-  record: CallRecord;
-  expiresAt: number;
-  /** Kept beside the call until an approval or a client's result settles it: the real arguments, sealed. */
-  sealedArguments?: string;
+  /** The token version the caller presented, checked against the stored copy (or, with no copy yet, read fresh by the caller). */
+  tokenVersion: number;
 };
 
-/** Positions of the items in the admission transaction, for reading its cancellation reasons. */
-export const AdmissionItem = { agent: 0, role: 1, catalog: 2, guard: 3, call: 4 } as const;
+export type GuardOutcome = { kind: "ok" } | { kind: "stale"; of: "guard" | "agent"; current: StoredGuard } | { kind: "contention" };
+
+function condition({ previous, tokenVersion }: GuardWrite) {
+  if (!previous.exists) return { ConditionExpression: "attribute_not_exists(pk)" };
+  const seq = { "#state": "state", "#seq": "seq" };
+  if (previous.tokenVersion === undefined)
+    return { ConditionExpression: "#state.#seq = :seq AND attribute_not_exists(tokenVersion)", names: seq, values: { ":seq": previous.state.seq } };
+  return {
+    ConditionExpression: "#state.#seq = :seq AND tokenVersion = :tokenVersion AND active = :active",
+    names: seq,
+    values: { ":seq": previous.state.seq, ":tokenVersion": tokenVersion, ":active": true },
+  };
+}
 
 /**
- * The one round trip that admits a call: it confirms the cached agent, role and catalog are current,
- * moves the guard state on from the version it was computed from, and records the call's start.
+ * Moves the agent's guard state on by compare-and-set, proving in the same write that the agent is active with the
+ * token version the caller presented: "stale" of "guard" when another admission got there first, of "agent" when the
+ * token was revoked or the agent terminated. The record as it is now comes back with the answer.
  */
-export async function writeAdmission(db: Db, write: AdmissionWrite): Promise<void> {
-  const { agent, role, record } = write;
-  const items: TransactItem[] = [
-    {
-      ConditionCheck: {
+export async function writeGuardState(db: Db, write: GuardWrite): Promise<GuardOutcome> {
+  const { ConditionExpression, names, values } = condition(write);
+  const outcome = await attempt(() =>
+    db.doc.send(
+      new UpdateCommand({
         TableName: db.table,
-        Key: Keys.agent(agent.id),
-        ConditionExpression: "#agent.#status = :active AND #agent.tokenVersion = :tokenVersion",
-        ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-        ExpressionAttributeValues: { ":active": "active", ":tokenVersion": agent.tokenVersion },
-      },
-    },
-    {
-      ConditionCheck: {
-        TableName: db.table,
-        Key: Keys.role(role.id),
-        ConditionExpression: "#role.#version = :version",
-        ExpressionAttributeNames: { "#role": "role", "#version": "version" },
-        ExpressionAttributeValues: { ":version": role.version },
-      },
-    },
-    {
-      ConditionCheck: {
-        TableName: db.table,
-        Key: Keys.catalogVersion(),
-        ConditionExpression: write.catalogVersion === 0 ? "attribute_not_exists(version)" : "version = :version",
-        ...(write.catalogVersion === 0 ? {} : { ExpressionAttributeValues: { ":version": write.catalogVersion } }),
-      },
-    },
-    {
-      Put: {
-        TableName: db.table,
-        Item: { ...Keys.guard(agent.id), state: write.next },
-        ConditionExpression: write.previous.seq === 0 ? "attribute_not_exists(pk)" : "#state.seq = :seq",
-        ...(write.previous.seq === 0
-          ? {}
-          : { ExpressionAttributeNames: { "#state": "state" }, ExpressionAttributeValues: { ":seq": write.previous.seq } }),
-      },
-    },
-    { Put: { TableName: db.table, Item: callItem(record, write.expiresAt), ConditionExpression: "attribute_not_exists(pk)" } },
-  ];
-  if (write.sealedArguments)
-    items.push({
-      Put: {
-        TableName: db.table,
-        Item: {
-          ...Keys.callRef(record.callId),
-          ...expiryIndex(Keys.callRef(record.callId).pk, write.expiresAt),
-          agentId: agent.id,
-          sealed: write.sealedArguments,
-          expiresAt: write.expiresAt,
-        },
-      },
-    });
-  await conditional(() => db.doc.send(new TransactWriteCommand({ TransactItems: items })));
+        Key: Keys.guard(write.agentId),
+        UpdateExpression: "SET #state = :next, tokenVersion = :tokenVersion, active = :active",
+        ConditionExpression,
+        ExpressionAttributeNames: { ...names, "#state": "state" },
+        ExpressionAttributeValues: { ...values, ":next": write.next, ":tokenVersion": write.tokenVersion, ":active": true },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    ),
+  );
+  if (outcome.kind !== "refused") return outcome;
+  const current = storedGuard(outcome.current[0]);
+  const guardMoved = current.exists !== write.previous.exists || current.state.seq !== write.previous.state.seq;
+  return { kind: "stale", of: guardMoved ? "guard" : "agent", current };
 }

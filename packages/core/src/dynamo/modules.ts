@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ModuleState } from "../module/schema";
 import type { TransactItem } from "./catalog";
 import type { Db } from "./client";
-import { conditional } from "./errors";
 import { expiryIndex, Index, Keys } from "./keys";
+import { queryAll } from "./query";
+import { attempt } from "./write";
 
 const EVENT_RECORD_TTL_SECONDS = 7 * 86_400;
 
@@ -13,22 +14,8 @@ export async function getModule(db: Db, name: string): Promise<ModuleState | und
 }
 
 export async function listModules(db: Db): Promise<ModuleState[]> {
-  const modules: ModuleState[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.doc.send(
-      new QueryCommand({
-        TableName: db.table,
-        IndexName: "gsi1",
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": Index.modules.gsi1pk },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of page.Items ?? []) modules.push(ModuleState.parse(item.state));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return modules;
+  const items = await queryAll(db, { IndexName: "gsi1", KeyConditionExpression: "gsi1pk = :pk", ExpressionAttributeValues: { ":pk": Index.modules.gsi1pk } });
+  return items.map((item) => ModuleState.parse(item.state));
 }
 
 /**
@@ -58,6 +45,7 @@ export function moduleEventItems(db: Db, state: ModuleState, eventId: string, no
   ];
 }
 
-export async function writeItems(db: Db, items: TransactItem[]): Promise<void> {
-  await conditional(() => db.doc.send(new TransactWriteCommand({ TransactItems: items })));
+/** Records a module event on its own (no catalog change): "refused" when the module moved on or the event was seen. */
+export async function writeModuleEvent(db: Db, items: TransactItem[]): Promise<"ok" | "refused" | "contention"> {
+  return (await attempt(() => db.doc.send(new TransactWriteCommand({ TransactItems: items })))).kind;
 }

@@ -1,17 +1,11 @@
 import { ToolgateError } from "../error";
-import type { Executor } from "../group/index";
-import { ToolResult } from "../call/schema";
+import type { Executor } from "./schema";
+import { ToolResult } from "./schema";
 import { nestsDeeperThan, MAX_JSON_DEPTH } from "../json";
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-export type HttpCallPayload = {
-  callId: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  agentId: string;
-  roleId: string;
-};
+export type HttpCallPayload = { callId: string; tool: string; arguments: Record<string, unknown>; agentId: string; roleId: string };
 
 const failed = (url: string, reason: string) =>
   new ToolgateError(502, "executor_failed", `The tool's executor at ${new URL(url).origin} failed: ${reason}.`, {

@@ -3,7 +3,7 @@ import { BUILTIN_TOOLS } from "../../../../test/support/fixtures";
 import { BUILTIN_GROUPS, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
 import { Ajv } from "ajv";
 import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
-import { ToolDefinition } from "../tool/definition";
+import { ToolDefinition } from "../tool/schema";
 
 const EXPECTED_TOOLS = BUILTIN_TOOLS;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
-import type { ToolDefinition, ToolPolicy } from "../tool/definition";
+import type { ToolDefinition, ToolPolicy } from "../tool/schema";
 
 export const RESERVED_GROUP_IDS = [
   "org_management",

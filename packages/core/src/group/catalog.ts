@@ -45,7 +45,7 @@ export class Catalog {
    * Applies a change decided against the current catalog, deciding again whenever another writer got there
    * first, until the contention deadline (then 503 busy). `decide` returns the transaction items to write (null
    * to write nothing) and the result to hand back. When one of its own items fails its condition, a
-   * WriteConflictError (reasons positioned as its items) is thrown for the caller to interpret.
+   * ConditionFailedError is thrown for the caller to interpret.
    */
   change<T>(decide: Decide<T>): Promise<T> {
     return this.writer.submit(decide);

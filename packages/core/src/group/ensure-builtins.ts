@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { BUILTIN_GROUPS, NATIVE_GROUP_IDS } from "./builtin";
-import type { Executor } from "./index";
+import type { Executor } from "../executor/schema";
 import type { Catalog } from "./catalog";
 import { planRegistration } from "./register";
 

@@ -1,7 +1,9 @@
 import { expect, test } from "vitest";
 import { ToolgateError } from "../error";
 import { RESERVED_GROUP_IDS } from "./builtin";
-import { GroupInput, HttpExecutor, summarise } from "./index";
+import { HttpExecutor } from "../executor/schema";
+import { GroupInput } from "./schema";
+import { summarise } from "./views";
 import { ToolGroupManager } from "./manager";
 import { parseGroupId, parseGroupInput, planRegistration } from "./register";
 

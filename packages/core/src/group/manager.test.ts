@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import type { ToolDefinition } from "../tool/definition";
+import type { ToolDefinition } from "../tool/schema";
 import { RESERVED_GROUP_IDS } from "./builtin";
-import type { Group, GroupSource } from "./index";
+import type { Group, GroupSource } from "./schema";
 import { ToolGroupManager } from "./manager";
 
 const NOW = "2024-01-01T00:00:00.000Z";

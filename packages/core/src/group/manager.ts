@@ -1,7 +1,7 @@
-import type { AgentToolDefinition, ToolDefinition } from "../tool/definition";
-import { forAgent } from "../tool/definition";
-import type { Group, GroupSummary } from "./index";
-import { summarise } from "./index";
+import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
+import { forAgent } from "../tool/schema";
+import type { Group, GroupSummary } from "./schema";
+import { summarise } from "./views";
 
 export type RegisterResult =
   | { ok: true; replaced: boolean; warning?: "duplicate_group_id" }

@@ -4,10 +4,11 @@ import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import { parseOr } from "../validation";
 import type { Catalog } from "./catalog";
-import { Executor, Group, GroupInput } from "./index";
-import type { GroupSource } from "./index";
+import { Executor } from "../executor/schema";
+import { Group, GroupInput } from "./schema";
+import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
-import { Name } from "../tool/definition";
+import { Name } from "../tool/schema";
 import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string };

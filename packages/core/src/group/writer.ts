@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../contention";
-import { busy, ToolgateError, WriteConflictError } from "../error";
+import { busy, ConditionFailedError, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { itemBytes, itemKey, MAX_CATALOG_BYTES, MAX_CATALOG_ITEMS, writeCatalog } from "../dynamo/catalog";
 import type { CatalogItem } from "../dynamo/catalog";
@@ -95,7 +95,7 @@ export class CatalogWriter {
       for (const member of members) member.pending.resolve(member.result);
       return "committed";
     }
-    if (written.kind === "refused") return this.refused(members, written.reasons);
+    if (written.kind === "refused") return this.refused(members, written.failed);
     if (written.kind === "stale") this.catalog.invalidate();
     this.queue.unshift(...members.map((member) => ({ ...member.pending, tried: true })));
     return "lost";
@@ -144,14 +144,14 @@ export class CatalogWriter {
     return { members, deferred };
   }
 
-  /** Some items failed their own condition: their changes get the WriteConflictError, the others are decided again. */
-  private refused(members: Member[], reasons: Array<string | undefined>): Round {
+  /** Some items failed their own condition: their changes get a ConditionFailedError, the others are decided again. */
+  private refused(members: Member[], failed: boolean[]): Round {
     const again: Pending[] = [];
     let offset = 0;
     for (const member of members) {
-      const own = reasons.slice(offset, offset + member.items.length);
+      const own = failed.slice(offset, offset + member.items.length);
       offset += member.items.length;
-      if (own.some((reason) => reason !== undefined)) member.pending.reject(new WriteConflictError(own));
+      if (own.some(Boolean)) member.pending.reject(new ConditionFailedError());
       else again.push(member.pending);
     }
     this.queue.unshift(...again);

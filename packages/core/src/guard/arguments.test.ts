@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { ToolDefinition } from "../tool/definition";
+import type { ToolDefinition } from "../tool/schema";
 import { describeArgumentErrors, validateArguments } from "./arguments";
 
 const define = (parameters: Record<string, unknown>): ToolDefinition => ({

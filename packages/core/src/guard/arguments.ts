@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import type { ToolDefinition } from "../tool/definition";
+import type { ToolDefinition } from "../tool/schema";
 import {
   atLeast,
   atMost,

@@ -1,11 +1,10 @@
 import { expect, test } from "vitest";
-import type { Db } from "../dynamo/client";
-import { GuardCaches } from "./caches";
+import { GuardStates } from "./caches";
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-const caches = () => new GuardCaches(undefined as unknown as Db);
+const caches = () => new GuardStates();
 
-test("GuardCaches.exclusive - runs the work of one agent one at a time, in arrival order", async () => {
+test("GuardStates.exclusive - runs the work of one agent one at a time, in arrival order", async () => {
   const cache = caches();
   const events: string[] = [];
   const work = (name: string, ms: number) => async () => {
@@ -19,7 +18,7 @@ test("GuardCaches.exclusive - runs the work of one agent one at a time, in arriv
   expect(events).toEqual(["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
 });
 
-test("GuardCaches.exclusive - different agents do not wait for each other", async () => {
+test("GuardStates.exclusive - different agents do not wait for each other", async () => {
   const cache = caches();
   const events: string[] = [];
   await Promise.all([
@@ -36,7 +35,7 @@ test("GuardCaches.exclusive - different agents do not wait for each other", asyn
   expect(events).toEqual(["start a", "start b", "end b", "end a"]);
 });
 
-test("GuardCaches.exclusive - a failing piece of work rejects its caller only and does not block the next", async () => {
+test("GuardStates.exclusive - a failing piece of work rejects its caller only and does not block the next", async () => {
   const cache = caches();
   const failing = cache.exclusive("a", async () => {
     throw new Error("boom");
@@ -46,11 +45,11 @@ test("GuardCaches.exclusive - a failing piece of work rejects its caller only an
   await expect(next).resolves.toBe("ok");
 });
 
-test("GuardCaches.guardState - remembers and forgets an agent's state without a read", async () => {
-  const cache = caches();
-  const state = { seq: 3, last: null, rates: [] };
-  cache.rememberGuardState("a", state);
-  await expect(cache.guardState("a")).resolves.toBe(state);
-  cache.forgetGuardState("a");
-  await expect(cache.guardState("a")).rejects.toThrow();
+test("GuardStates - remembers and forgets an agent's guard record without a read", () => {
+  const states = caches();
+  const record = { state: { seq: 3, last: null, rates: [] }, tokenVersion: 1, active: true, exists: true };
+  states.remember("a", record);
+  expect(states.peek("a")).toBe(record);
+  states.forget("a");
+  expect(states.peek("a")).toBeUndefined();
 });

@@ -1,220 +1,210 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { accessOf, decide } from "../access/index";
-import type { Access } from "../access/index";
+import { loadView, viewFrom } from "../access/index";
+import type { View } from "../access/index";
+import type { AgentCache } from "../agent/cache";
 import type { Agent } from "../agent/schema";
+import { retentionExpiry, transitions } from "../call/lifecycle";
 import { storedCallArguments, storedError } from "../call/redact";
 import type { ArgumentSeal } from "../call/seal";
 import { CallRequest } from "../call/schema";
 import type { CallRecord } from "../call/schema";
 import { backoffMs } from "../contention";
-import { busy, ToolgateError, WriteConflictError } from "../error";
-import { putCall } from "../dynamo/calls";
+import { busy, ToolgateError } from "../error";
+import { keepPendingCall, putCall } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
+import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
+import type { StoredGuard } from "../dynamo/guard";
+import type { GuardState } from "./schema";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
-import { AdmissionItem, writeAdmission } from "../dynamo/guard";
-import type { Catalog, CatalogSnapshot } from "../group/catalog";
-import type { Executor } from "../group/index";
+import type { Natives } from "../executor/index";
+import type { Catalog } from "../group/catalog";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
-import { needsConfirmation } from "../policy/index";
-import type { EffectivePolicy } from "../policy/index";
+import type { RoleCache } from "../role/cache";
 import { callFingerprint } from "../tool/canonical";
-import type { ToolRegistry } from "../tool/registry";
 import { parseOr } from "../validation";
-import { validateArguments } from "./arguments";
-import type { GuardCaches } from "./caches";
+import type { GuardStates } from "./caches";
+import { admissionOf, plan } from "./plan";
+import type { Admitted } from "./plan";
 import { refusal } from "./refusal";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
-import { DEADLINE_GRACE_MS, retentionExpiry } from "./settings";
 import type { GuardSettings } from "./settings";
 import { admit } from "./state";
 
-export type GuardDeps = { db: Db; catalog: Catalog; caches: GuardCaches; natives: ToolRegistry; settings: GuardSettings; seal: ArgumentSeal };
+export { approve, deny, reportResult } from "./approvals";
+export type { ApprovalOutcome } from "./approvals";
+export { DEFAULT_GUARD_SETTINGS } from "./settings";
+export type { GuardSettings } from "./settings";
+export { GuardStates } from "./caches";
+export type { RunOutcome } from "./run";
+
+export type GuardDeps = {
+  db: Db;
+  catalog: Catalog;
+  roles: RoleCache;
+  agents: AgentCache;
+  states: GuardStates;
+  natives: Natives;
+  settings: GuardSettings;
+  seal: ArgumentSeal;
+};
 
 export type GuardedCallResponse =
   | { status: 200; body: RunOutcome }
   | { status: 202; body: { callId: string; status: "awaiting_confirmation"; tool: string } }
   | { status: 202; body: { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> } };
 
-type View = { access: Access; version: number; fresh: boolean };
-
-const roleGone = (roleId: string) => new ToolgateError(403, "role_not_found", `The agent's role "${roleId}" no longer exists, so it has no tools.`);
-
-const viewOf = (agent: Agent, role: Access["role"], snapshot: CatalogSnapshot, fresh: boolean): View => ({
-  access: accessOf(agent, role, snapshot),
-  version: snapshot.version,
-  fresh,
-});
-
-async function cachedView(deps: GuardDeps, agent: Agent): Promise<View> {
-  const role = await deps.caches.role(agent.roleId);
-  if (!role) throw roleGone(agent.roleId);
-  return viewOf(agent, role, deps.catalog.peek() ?? (await deps.catalog.snapshot()), false);
-}
-
+/** The agent, role and catalog as stored now; the agent is read again too, so a refusal is never decided on a revoked token. */
 async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
-  const [current, view] = await Promise.all([deps.caches.refreshAgent(agent.id), viewOn(deps, agent)]);
+  const [current, read] = await Promise.all([deps.agents.refresh(agent.id), getRoleAndCatalogVersion(deps.db, agent.roleId)]);
   if (!current || current.tokenVersion !== agent.tokenVersion) throw refusal.revoked();
   if (current.status !== "active") throw refusal.terminated(agent.id);
-  return { ...view, access: { ...view.access, agent: current } };
+  return viewFrom(deps, current, read);
 }
 
-/** The agent's role and catalog as stored now, for an agent the caller has just read. */
-async function viewOn(deps: GuardDeps, agent: Agent): Promise<View> {
-  const { role, catalogVersion } = await getRoleAndCatalogVersion(deps.db, agent.roleId);
-  if (!role) throw roleGone(agent.roleId);
-  deps.caches.rememberRole(role);
-  return viewOf(agent, role, await deps.catalog.at(catalogVersion), true);
+/** A warm process plans on what it remembers; a cold one reads the role, the catalog version and the guard record in one round trip. */
+async function startingView(deps: GuardDeps, agent: Agent): Promise<{ view: View; guard: StoredGuard }> {
+  const guard = deps.states.peek(agent.id);
+  if (guard && deps.roles.peek(agent.roleId) && deps.catalog.peek()) return { view: await loadView(deps, agent, "cached"), guard };
+  const start = await readAdmissionStart(deps.db, agent.id, agent.roleId);
+  deps.states.remember(agent.id, start.guard);
+  return { view: await viewFrom(deps, agent, start), guard: start.guard };
 }
 
-export type Plan =
-  | { kind: "refuse"; error: ToolgateError; group: string | null }
-  | { kind: "admit"; group: string; executor: Executor; args: Record<string, unknown>; policy: EffectivePolicy; timeoutMs: number };
-
-/** Every check that needs no write, in the design's order; the first four are decide(), which also decides what is listed. */
-function plan(access: Access, tool: string, args: Record<string, unknown>, settings: GuardSettings): Plan {
-  const decision = decide(access, tool);
-  if (!decision.allowed) return { kind: "refuse", error: decision.error, group: decision.group };
-  const { policy } = decision;
-  const group = decision.group.id;
-  const validated = validateArguments(decision.definition, args, policy.strict === true);
-  if (!validated.valid) return { kind: "refuse", error: refusal.invalidArguments(tool, validated.issues), group };
-  const executor = decision.group.executor;
-  if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, group), group };
-  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
-  return { kind: "admit", group, executor, args: validated.value, policy, timeoutMs };
+/** A guard record with no copy of the agent's token (an agent created before it was kept there) is filled in from a fresh read. */
+async function provenCaller(deps: GuardDeps, caller: Agent, guard: StoredGuard): Promise<void> {
+  if (guard.tokenVersion !== undefined) return;
+  const current = await deps.agents.refresh(caller.id);
+  if (!current || current.tokenVersion !== caller.tokenVersion) throw refusal.revoked();
+  if (current.status !== "active") throw refusal.terminated(caller.id);
 }
 
-/** The guard's checks again, on fresh reads of an agent just read: an approval must not run what the agent may no longer call. */
-export async function reauthorize(deps: GuardDeps, agent: Agent, tool: string, args: Record<string, unknown>): Promise<Plan> {
-  return plan((await viewOn(deps, agent)).access, tool, args, deps.settings);
+type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean };
+
+/** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
+function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
+  const { stored, secrets } = storedCallArguments(planned.args);
+  const record = transitions.admitted({ ...base, group: planned.group, ...stored }, admissionOf(planned), deps.settings).to;
+  const keepsArguments = record.status === "awaiting_confirmation" || (record.status === "authorized" && secrets.length > 0);
+  return { planned, record, keepsArguments };
 }
 
-async function recordRefusal(deps: GuardDeps, base: CallRecord, error: ToolgateError, started: Date, secrets: string[]): Promise<never> {
-  const now = new Date();
-  await putCall(
-    deps.db,
-    {
-      ...base,
-      status: "refused",
-      error: storedError({ code: error.code, message: error.message }, secrets),
-      finishedAt: now.toISOString(),
-      durationMs: now.getTime() - started.getTime(),
-    },
-    { expiresAt: retentionExpiry(deps.settings, started) },
-  );
-  throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId: base.callId });
-}
-
-/** What a call admitted now waits for, and until when. */
-function waitFor(planned: Extract<Plan, { kind: "admit" }>, settings: GuardSettings) {
-  if (needsConfirmation(planned.policy)) return { status: "awaiting_confirmation" as const, waitMs: settings.confirmationTimeoutMs };
-  if (planned.executor.type === "client")
-    return { status: "authorized" as const, waitMs: Math.max(planned.timeoutMs, settings.clientResultTimeoutMs) };
-  return { status: "running" as const, waitMs: planned.timeoutMs + DEADLINE_GRACE_MS };
+/** Puts back the counters an admission counted before the call was refused on a fresh plan. */
+async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardState) {
+  const current = deps.states.peek(caller.id) ?? (await readGuard(deps.db, caller.id));
+  const next = { ...counters, seq: current.state.seq + 1 };
+  const written = await writeGuardState(deps.db, { agentId: caller.id, previous: current, next, tokenVersion: caller.tokenVersion });
+  if (written.kind === "ok") deps.states.remember(caller.id, { state: next, tokenVersion: caller.tokenVersion, active: true, exists: true });
+  else deps.states.forget(caller.id);
 }
 
 /**
- * The guard. A warm call to an http executor costs two DynamoDB round trips: the admission
- * transaction (which also proves every cached read current) and the write of the outcome.
+ * The guard. A warm call to an http executor costs one round trip before the tool runs — three requests made
+ * together: the conditional write of the agent's guard state (which also proves its token current), the write of
+ * the call's start, and the read of its role and the catalog version that proves the cached plan current — and
+ * one write of the outcome after it.
  */
 export async function guardedCall(deps: GuardDeps, caller: Agent, input: unknown): Promise<GuardedCallResponse> {
   const request = parseOr(CallRequest, input, "invalid_request", "The call");
   const started = new Date();
   const callId = createId("call");
-  const base = (view: View, stored: Pick<CallRecord, "arguments" | "argumentsTruncated">): CallRecord => ({
+  const expiresAt = retentionExpiry(deps.settings, { startedAt: started.toISOString() });
+  const base = (stored: Pick<CallRecord, "arguments" | "argumentsTruncated">): CallRecord => ({
     callId,
-    agentId: view.access.agent.id,
-    roleId: view.access.role.id,
+    agentId: caller.id,
+    roleId: caller.roleId,
     tool: request.tool,
     group: null,
     status: "running",
     ...stored,
     startedAt: started.toISOString(),
   });
-  let view = await cachedView(deps, caller);
-  if (nestsDeeperThan(request.arguments))
-    return recordRefusal(deps, base(view, { arguments: "[omitted: nested too deep]" }), refusal.tooDeep(request.tool), started, []);
-  const requested = () => storedCallArguments(request.arguments);
+  /** Set once the call's start is written: a failure after it must not leave the start looking as if the call ran. */
+  let startWritten = false;
+  const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments)): Promise<never> => {
+    const record = transitions.refused({ ...base(stored.stored), group }, storedError(error, stored.secrets), new Date()).to;
+    await putCall(deps.db, record, expiresAt);
+    throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
+  };
+
+  let { view, guard } = await startingView(deps, caller);
+  /** After an admission counted on a stale plan: the agent's counters as they were, to restore if the call ends refused. */
+  let uncounted: GuardState | undefined;
+  const refuseUncounted = async (error: ToolgateError, group: string | null): Promise<never> => {
+    if (uncounted) await restoreCounters(deps, caller, uncounted).catch(() => {});
+    return refuse(error, group);
+  };
+  if (nestsDeeperThan(request.arguments)) return refuse(refusal.tooDeep(request.tool), null, { stored: { arguments: "[omitted: nested too deep]" }, secrets: [] });
+  await provenCaller(deps, caller, guard);
   const deadline = Date.now() + deps.db.contentionDeadlineMs;
 
-  for (let attempt = 1; ; attempt++) {
-    if (Date.now() > deadline) throw busy();
-    const planned = plan(view.access, request.tool, request.arguments, deps.settings);
-    if (planned.kind === "refuse") {
-      if (!view.fresh) {
-        view = await freshView(deps, view.access.agent);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      if (Date.now() > deadline) throw busy();
+      const planned = plan(view.access, request.tool, request.arguments, deps.settings);
+      if (planned.kind === "refuse") {
+        if (!view.fresh) {
+          view = await freshView(deps, caller);
+          continue;
+        }
+        return await refuseUncounted(planned.error, planned.group);
+      }
+      const decided = await deps.states.exclusive(caller.id, async () => {
+        guard = deps.states.peek(caller.id) ?? (await readGuard(deps.db, caller.id));
+        const fingerprint = callFingerprint(request.tool, planned.args);
+        const admitted = admit(guard.state, { tool: request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, planned.policy, deps.settings.doomLoopThreshold);
+        if (!admitted.admitted) return { kind: "limited", admitted } as const;
+        const next = admission(deps, planned, base({ arguments: null }));
+        const [written, , check] = await Promise.all([
+          writeGuardState(deps.db, { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion }),
+          putCall(deps.db, next.record, expiresAt).then(() => (startWritten = true)),
+          view.fresh ? undefined : getRoleAndCatalogVersion(deps.db, caller.roleId),
+          next.keepsArguments ? keepPendingCall(deps.db, callId, caller.id, deps.seal.seal(planned.args), expiresAt) : undefined,
+        ]);
+        if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
+        else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
+        else deps.states.forget(caller.id);
+        return { kind: "written", written, check, next, before: guard.state, after: admitted.next } as const;
+      });
+
+      if (decided.kind === "limited") {
+        if (!view.fresh) {
+          deps.states.forget(caller.id);
+          view = await freshView(deps, caller);
+          continue;
+        }
+        const limited = decided.admitted;
+        const error =
+          limited.code === "rate_limited"
+            ? refusal.rateLimited(request.tool, limited.limit, limited.retryAfterSeconds)
+            : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
+        return await refuseUncounted(error, planned.group);
+      }
+      const { written, check, next } = decided;
+      if (written.kind === "contention") {
+        await sleep(backoffMs(attempt));
         continue;
       }
-      const { stored, secrets } = requested();
-      return recordRefusal(deps, { ...base(view, stored), group: planned.group }, planned.error, started, secrets);
-    }
-
-    const { status, waitMs } = waitFor(planned, deps.settings);
-    const admitted = storedCallArguments(planned.args);
-    const record: CallRecord = {
-      ...base(view, admitted.stored),
-      group: planned.group,
-      status,
-      deadline: new Date(started.getTime() + waitMs).toISOString(),
-    };
-    const keepsArguments = status === "awaiting_confirmation" || (status === "authorized" && admitted.secrets.length > 0);
-    const agentId = view.access.agent.id;
-    const outcome = await deps.caches.exclusive(agentId, async () => {
-      const state = await deps.caches.guardState(agentId);
-      const admission = admit(
-        state,
-        { tool: request.tool, fingerprint: callFingerprint(request.tool, planned.args), nowSeconds: Math.floor(started.getTime() / 1000) },
-        planned.policy,
-        deps.settings.doomLoopThreshold,
-      );
-      if (!admission.admitted) return { kind: "refused", admission } as const;
-      try {
-        await writeAdmission(deps.db, {
-          agent: view.access.agent,
-          role: view.access.role,
-          catalogVersion: view.version,
-          previous: state,
-          next: admission.next,
-          record,
-          expiresAt: retentionExpiry(deps.settings, started),
-          ...(keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}),
-        });
-        deps.caches.rememberGuardState(agentId, admission.next);
-        return { kind: "admitted" } as const;
-      } catch (error) {
-        if (!(error instanceof WriteConflictError)) throw error;
-        return { kind: "conflict", error } as const;
-      }
-    });
-
-    if (outcome.kind === "refused") {
-      const refused = outcome.admission;
-      if (!view.fresh) {
-        deps.caches.forgetGuardState(agentId);
-        view = await freshView(deps, view.access.agent);
+      if (written.kind === "stale") {
+        // "agent": the token copy did not match: refused below if the token was revoked or the agent terminated, else tried again.
+        if (written.of === "agent") await freshView(deps, caller);
         continue;
       }
-      const error =
-        refused.code === "rate_limited"
-          ? refusal.rateLimited(request.tool, refused.limit, refused.retryAfterSeconds)
-          : refusal.doomLoop(request.tool, refused.runs, refused.repeatLimit);
-      return recordRefusal(deps, { ...base(view, admitted.stored), group: planned.group }, error, started, admitted.secrets);
+      if (check && (check.role?.version !== view.access.role.version || check.catalogVersion !== view.version)) {
+        // Counted on a stale plan: decide again on what is stored now, from the counters as they were before this call.
+        uncounted = decided.before;
+        deps.states.remember(caller.id, { state: { ...decided.before, seq: decided.after.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
+        view = await viewFrom(deps, caller, check);
+        continue;
+      }
+      const { record, planned: admitted } = next;
+      if (record.status === "awaiting_confirmation") return { status: 202, body: { callId, status: record.status, tool: request.tool } };
+      if (record.status === "authorized") return { status: 202, body: { callId, status: record.status, tool: request.tool, arguments: admitted.args } };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs) };
     }
-    if (outcome.kind === "conflict") {
-      const { error } = outcome;
-      if (error.refused(AdmissionItem.guard) || error.contended) deps.caches.forgetGuardState(agentId);
-      if (error.refused(AdmissionItem.catalog)) deps.catalog.invalidate();
-      if (error.contended) await sleep(backoffMs(attempt));
-      if (error.refused(AdmissionItem.agent) || error.refused(AdmissionItem.role) || error.refused(AdmissionItem.catalog))
-        view = await freshView(deps, view.access.agent);
-      continue;
-    }
-
-    if (status === "awaiting_confirmation") return { status: 202, body: { callId, status, tool: request.tool } };
-    if (status === "authorized") return { status: 202, body: { callId, status, tool: request.tool, arguments: planned.args } };
-    return { status: 200, body: await runAndSettle(deps, planned.executor, record, planned.args, planned.timeoutMs) };
+  } catch (error) {
+    if (startWritten && error instanceof ToolgateError && !("callId" in error.details)) await refuse(error, null).catch(() => {});
+    throw error;
   }
 }
-

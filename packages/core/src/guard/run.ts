@@ -1,40 +1,18 @@
-import { ToolgateError } from "../error";
-import type { CallRecord, ToolResult } from "../call/schema";
+import { retentionExpiry, transitions } from "../call/lifecycle";
 import { redactArguments, storedError, storedResult } from "../call/redact";
-import { settleCall } from "../dynamo/calls";
+import type { CallRecord } from "../call/schema";
+import { uncontended } from "../contention";
+import { ToolgateError } from "../error";
+import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { runHttpExecutor } from "../executor/http";
-import type { Executor } from "../group/index";
-import type { ToolRegistry } from "../tool/registry";
-import { retentionExpiry } from "./settings";
+import { run, timedOut } from "../executor/index";
+import type { Natives } from "../executor/index";
+import type { Executor, ToolResult } from "../executor/schema";
 import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
 
-type RunDeps = { db: Db; settings: GuardSettings; natives: ToolRegistry };
-
-const timedOut = (tool: string, timeoutMs: number) =>
-  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
-
-async function execute(
-  executor: Executor,
-  natives: ToolRegistry,
-  record: CallRecord,
-  args: Record<string, unknown>,
-  timeoutMs: number,
-): Promise<ToolResult> {
-  if (executor.type === "http")
-    return runHttpExecutor(executor, { callId: record.callId, tool: record.tool, arguments: args, agentId: record.agentId, roleId: record.roleId }, timeoutMs);
-  if (executor.type === "native") {
-    const tool = natives.get(record.tool);
-    if (!tool) throw new ToolgateError(501, "no_executor", `toolgate has no native implementation of "${record.tool}".`, { recoverable: false });
-    const signal = AbortSignal.timeout(timeoutMs);
-    const result = await natives.execute(record.tool, args, { callId: record.callId, sessionID: record.agentId, signal });
-    if (signal.aborted) throw timedOut(record.tool, timeoutMs);
-    return { content: result.content, type: result.type, ...(result.metadata ? { metadata: result.metadata } : {}) };
-  }
-  throw new ToolgateError(409, "client_executed", `The tool "${record.tool}" runs in the agent's runtime, not in toolgate.`);
-}
+export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives };
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: ToolgateError) =>
@@ -46,35 +24,30 @@ const outcomeNotRecorded = (running: CallRecord, cause: ToolgateError) =>
     { cause },
   );
 
-const statusOf = (failure: ToolgateError): CallRecord["status"] =>
-  failure.code === "tool_timeout" ? "timed_out" : failure.status === 403 ? "refused" : "error";
-
 /**
  * Runs an admitted call with its executor, records the outcome once (with no secret of the arguments in it),
  * and answers as the caller should see it. A 403 from the tool itself (a native tool refusing on permission) is recorded as refused.
  */
 export async function runAndSettle(deps: RunDeps, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number): Promise<RunOutcome> {
-  const started = Date.now();
+  const startedRunning = Date.now();
+  const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, arguments: args };
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await execute(executor, deps.natives, running, args, timeoutMs);
+    result = await run(executor, call, { timeoutMs, natives: deps.natives });
   } catch (error) {
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
   const { secrets } = redactArguments(args);
-  const finished = new Date();
-  const timing = { finishedAt: finished.toISOString(), durationMs: finished.getTime() - started };
-  const settled: CallRecord = result
-    ? { ...running, ...timing, status: result.type === "error" ? "error" : "completed", result: storedResult(result, secrets) }
-    : { ...running, ...timing, status: statusOf(failure!), error: storedError({ code: failure!.code, message: failure!.message }, secrets) };
-  const recorded = await settleCall(deps.db, settled, "running", { expiresAt: retentionExpiry(deps.settings, new Date(Date.parse(running.startedAt))) }).catch(
+  const outcome = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
+  const settled = transitions.settled(running, outcome, startedRunning, new Date());
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
     (error: unknown) => {
       throw error instanceof ToolgateError && error.code === "store_unavailable" ? outcomeNotRecorded(running, error) : error;
     },
   );
-  if (!recorded) failure = timedOut(running.tool, timeoutMs);
+  if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);
   if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
-  return { callId: running.callId, status: settled.status as RunOutcome["status"], result: result! };
+  return { callId: running.callId, status: settled.to.status as RunOutcome["status"], result: result! };
 }

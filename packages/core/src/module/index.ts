@@ -1,11 +1,11 @@
-import { isRefusal, notFound, WriteConflictError } from "../error";
+import { ConditionFailedError, isRefusal, notFound } from "../error";
 import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
-import { getModule, listModules, moduleEventItems, writeItems } from "../dynamo/modules";
+import { getModule, listModules, moduleEventItems, writeModuleEvent } from "../dynamo/modules";
 import type { Catalog } from "../group/catalog";
 import { registerGroup } from "../group/register";
-import { GroupInput } from "../group/index";
+import { GroupInput } from "../group/schema";
 import { nestsDeeperThan, tooDeepMessage } from "../json";
 import { describeIssues, safeParseHuman, summarise } from "../validation";
 import { ModuleEventType } from "./events";
@@ -51,7 +51,7 @@ export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, 
     try {
       return await apply({ db, catalog, event, module, version, stored, now });
     } catch (error) {
-      if (error instanceof WriteConflictError) return AGAIN;
+      if (error instanceof ConditionFailedError) return AGAIN;
       throw error;
     }
   });
@@ -65,8 +65,14 @@ const stateItems = ({ db, event, module, version, now }: Applying, state: Pick<M
     Math.floor(now.getTime() / 1000),
   );
 
+/** Records the event without a catalog change; losing the race for the module means deciding again. */
+async function record(applying: Applying, state: Pick<ModuleState, "status" | "groupId" | "reason">) {
+  const written = await writeModuleEvent(applying.db, stateItems(applying, state));
+  if (written !== "ok") throw new ConditionFailedError();
+}
+
 async function reject(applying: Applying, groupId: string, reason: NonNullable<ModuleState["reason"]>): Promise<EventOutcome> {
-  await writeItems(applying.db, stateItems(applying, { status: "rejected", groupId: applying.stored?.groupId ?? groupId, reason }));
+  await record(applying, { status: "rejected", groupId: applying.stored?.groupId ?? groupId, reason });
   return { outcome: "rejected", module: applying.module, version: applying.version, reason };
 }
 
@@ -106,12 +112,12 @@ async function unload(applying: Applying): Promise<EventOutcome> {
   const { db, catalog, event, module, version, stored } = applying;
   const parsed = safeParseHuman(ModuleUnloaded, event.detail);
   const groupId = (parsed.success ? parsed.data.toolGroupId : undefined) ?? stored?.groupId ?? module;
-  const items = stateItems(applying, { status: "unloaded", groupId });
+  const state = { status: "unloaded" as const, groupId };
   const removed = await catalog.change((manager) => {
     const group = manager.getGroup(groupId);
     if (!group || group.module !== module) return { items: null, result: false };
-    return { items: [deleteGroupItem(db, groupId, module), ...outsideCatalog(items)], result: true };
+    return { items: [deleteGroupItem(db, groupId, module), ...outsideCatalog(stateItems(applying, state))], result: true };
   });
-  if (!removed) await writeItems(db, items);
+  if (!removed) await record(applying, state);
   return { outcome: "unloaded", module, version, groupId };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Executor } from "../group/index";
-import { Name, ToolDefinition } from "../tool/definition";
+import { Executor } from "../executor/schema";
+import { Name, ToolDefinition } from "../tool/schema";
 
 const Version = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 

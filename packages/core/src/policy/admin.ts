@@ -3,7 +3,7 @@ import { notFound } from "../error";
 import type { Db } from "../dynamo/client";
 import { putOverrideItem } from "../dynamo/catalog";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
-import { ToolPolicy } from "../tool/definition";
+import { ToolPolicy } from "../tool/schema";
 import { parseOr } from "../validation";
 import { effectivePolicy } from "./index";
 import type { PolicyOverride } from "./index";

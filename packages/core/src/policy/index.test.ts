@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { ToolDefinition, ToolPolicy } from "../tool/definition";
+import type { ToolDefinition, ToolPolicy } from "../tool/schema";
 import { effectivePolicy, needsConfirmation, permissionProblem } from "./index";
 import type { PolicyOverride } from "./index";
 

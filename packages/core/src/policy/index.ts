@@ -1,6 +1,6 @@
 import type { Agent } from "../agent/schema";
 import type { Role } from "../role/schema";
-import type { ToolDefinition, ToolPolicy } from "../tool/definition";
+import type { ToolDefinition, ToolPolicy } from "../tool/schema";
 
 export type PolicyOverride = { policy?: ToolPolicy; disabled?: boolean; updatedAt: string };
 

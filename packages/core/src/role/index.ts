@@ -1,5 +1,6 @@
 import { badRequest, conflict, notFound, ToolgateError } from "../error";
-import { AGAIN, untilSettled } from "../contention";
+import { AGAIN, uncontended, untilSettled } from "../contention";
+import { KeyedQueue } from "../queue";
 import type { Db } from "../dynamo/client";
 import { getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
 import type { Catalog } from "../group/catalog";
@@ -23,6 +24,9 @@ export const view = (role: Role, manager: ToolGroupManager): RoleView => ({
   ...role,
   effectiveToolGroups: effectiveToolGroups(role, manager),
 });
+
+const nameTaken = (name: string) =>
+  conflict("role_name_taken", `A role named "${name}" already exists; role names are unique (ignoring case).`, { name });
 
 const roleNotFound = (what: string) => notFound("role_not_found", `There is no role ${what}.`);
 
@@ -59,7 +63,7 @@ export async function create(db: Db, catalog: Catalog, input: unknown, createdBy
     llmServiceId: parsed.llmServiceId ?? null,
     version: 1,
   };
-  await insertRole(db, role);
+  if ((await uncontended(db.contentionDeadlineMs, () => insertRole(db, role))) === "name_taken") throw nameTaken(role.name);
   return { role: view(role, manager), ...allGroupsNotice(role) };
 }
 
@@ -97,17 +101,25 @@ const versionConflict = (expected: number, current: number) =>
 /** A partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is tried again. */
 export type RoleUpdate = { id: string; input: unknown; ifMatch: number | undefined; now: string };
 
-export async function update(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
+/** Updates of one role made in this process wait for each other instead of racing. */
+const updates = new KeyedQueue();
+
+export function update(db: Db, catalog: Catalog, request: RoleUpdate): Promise<RoleOutcome> {
+  return updates.run(request.id, () => updateRole(db, catalog, request));
+}
+
+async function updateRole(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
   const patch = parseOr(RolePatch, input, "invalid_role", "The role update");
   if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
     throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
   if (id === ROOT_ROLE_ID && patch.toolGroups !== undefined && !isRootGroups(patch.toolGroups))
     throw conflict("root_role_fixed", `The root role's tool groups are fixed to ${ROOT_TOOL_GROUPS.join(", ")}.`);
   const expected = ifMatch ?? patch.version;
+  const manager = await catalog.current();
+  if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
+  let previous = await get(db, id);
   return untilSettled(db.contentionDeadlineMs, async () => {
-    const [manager, previous] = await Promise.all([catalog.current(), get(db, id)]);
     if (expected !== undefined && expected !== previous.version) throw versionConflict(expected, previous.version);
-    if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
     const next: Role = {
       ...previous,
       ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -117,8 +129,14 @@ export async function update(db: Db, catalog: Catalog, { id, input, ifMatch, now
       updatedAt: now,
       version: previous.version + 1,
     };
-    if ((await replaceRole(db, previous, next)) !== "ok") return AGAIN;
-    return { role: view(next, manager), ...(patch.toolGroups !== undefined ? allGroupsNotice(next) : {}) };
+    const replaced = await replaceRole(db, previous, next);
+    if (replaced.kind === "ok") return { role: view(next, manager), ...(patch.toolGroups !== undefined ? allGroupsNotice(next) : {}) };
+    if (replaced.kind === "name_taken") throw nameTaken(next.name);
+    if (replaced.kind === "stale") {
+      if (!replaced.current) throw roleNotFound(`with id "${id}"`);
+      previous = replaced.current;
+    }
+    return AGAIN;
   });
 }
 
@@ -140,5 +158,5 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     llmServiceId: null,
     version: 1,
   };
-  await insertRole(db, root);
+  await uncontended(db.contentionDeadlineMs, () => insertRole(db, root));
 }

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { roleFixture } from "../../../../test/support/fixtures";
 import { ToolgateError } from "../error";
 import { RESERVED_GROUP_IDS } from "../group/builtin";
-import type { Group } from "../group/index";
+import type { Group } from "../group/schema";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups, parseIfMatch, RoleInput, RolePatch, usesAllGroups, view } from "./index";
 

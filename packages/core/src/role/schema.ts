@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Name } from "../tool/definition";
+import { Name } from "../tool/schema";
 
 export const ROOT_ROLE_ID = "root";
 export const ROOT_TOOL_GROUPS = ["org_management"] as const;

@@ -1,47 +1,26 @@
 import { z } from "zod";
 import { ToolgateError } from "../error";
+import type { ToolResult } from "../executor/schema";
 import { safeParseHuman } from "../validation";
-import { NAME_PATTERN } from "./definition";
-import type { ToolDefinition, ToolPolicy } from "./definition";
-import type { ToolRegistry } from "./registry";
+import { NAME_PATTERN } from "./schema";
 
-export type ToolResult = {
-  content: string;
-  type: "text" | "json" | "error";
-  attachments?: Array<{ name: string; mimeType: string; content: string }>;
-  metadata?: Record<string, unknown>;
-};
-
-export type ToolMetadata = {
-  category?: string;
-  tags?: string[];
-  timeoutMs?: number;
-  dangerous?: boolean;
-};
+export type { ToolResult };
 
 export type ToolContext<Input = Record<string, unknown>> = {
   callId: string;
   input: Input;
   /** The calling agent. */
   sessionID: string;
-  messageID?: string;
-  /** Progress and state updates while the tool runs. */
-  metadata(update: Record<string, unknown>): void;
+  /** Aborted when the call's timeout passes: a tool stops its work when it fires. */
   signal: AbortSignal;
-  tool: ToolInfo;
-  registry: ToolRegistry;
 };
 
 export type ToolInfo<Schema extends z.ZodType = z.ZodType> = {
   name: string;
   description: string;
   parameters: Schema;
-  metadata: ToolMetadata;
-  createdAt: number;
-  disabled: boolean;
-  /** Validates the input, runs within the timeout and turns any failure into an error result. */
+  /** Validates the input with the zod schema and runs; a failure becomes an error result, a refusal (403) is thrown. */
   execute(context: ToolContext<unknown>): Promise<ToolResult>;
-  definition(): ToolDefinition;
 };
 
 export type ToolConfig<Schema extends z.ZodType> = {
@@ -49,14 +28,11 @@ export type ToolConfig<Schema extends z.ZodType> = {
   description: string;
   parameters: Schema;
   execute: (context: ToolContext<z.output<Schema>>) => Promise<ToolResult>;
-  metadata?: ToolMetadata;
 };
 
 export class ToolConfigError extends Error {
   override name = "ToolConfigError";
 }
-
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -75,26 +51,7 @@ function invalidInput(name: string, error: z.ZodError): ToolResult {
   });
 }
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  return jsonSchema;
-}
-
-function policyOf(metadata: ToolMetadata): { "x-toolgate"?: ToolPolicy } {
-  const policy: ToolPolicy = {
-    ...(metadata.timeoutMs !== undefined ? { timeoutMs: metadata.timeoutMs } : {}),
-    ...(metadata.dangerous !== undefined ? { dangerous: metadata.dangerous } : {}),
-    ...(metadata.category !== undefined ? { category: metadata.category } : {}),
-    ...(metadata.tags !== undefined ? { tags: metadata.tags } : {}),
-  };
-  return Object.keys(policy).length ? { "x-toolgate": policy } : {};
-}
-
-function withTimeout(signal: AbortSignal | undefined, timeoutMs: number) {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
+/** The seed's tool factory: a name, a description, zod parameters and an async execute. Timeouts belong to the executor that runs it. */
 export namespace Tool {
   export type Info = ToolInfo;
   export type Context<Input = Record<string, unknown>> = ToolContext<Input>;
@@ -107,43 +64,21 @@ export namespace Tool {
       throw new ToolConfigError(`The tool ${config.name} needs a zod schema as its parameters.`);
     if (!(config.execute instanceof AsyncFunction))
       throw new ToolConfigError(`The tool ${config.name} needs an async execute function.`);
-    const info: ToolInfo<Schema> = {
+    return {
       name: config.name,
       description: config.description,
       parameters: config.parameters,
-      metadata: { ...(config.metadata ?? {}) },
-      createdAt: Date.now(),
-      disabled: false,
-      definition: () => ({
-        type: "function",
-        function: { name: info.name, description: info.description, parameters: jsonSchemaOf(info.parameters) },
-        ...policyOf(info.metadata),
-      }),
       async execute(context) {
         const parsed = safeParseHuman(config.parameters, context.input);
         if (!parsed.success) return invalidInput(config.name, parsed.error);
-        const timeoutMs = info.metadata.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-        const signal = withTimeout(context.signal, timeoutMs);
-        const aborted = new Promise<ToolResult>((resolve) => {
-          const onAbort = () =>
-            resolve(
-              signal.reason instanceof DOMException && signal.reason.name === "TimeoutError"
-                ? errorResult(`The tool ${config.name} did not finish within ${timeoutMs} ms.`, { code: "tool_timeout" })
-                : errorResult(`The tool ${config.name} was cancelled.`, { code: "cancelled" }),
-            );
-          if (signal.aborted) onAbort();
-          else signal.addEventListener("abort", onAbort, { once: true });
-        });
-        const run = config
-          .execute({ ...context, input: parsed.data, signal } as ToolContext<z.output<Schema>>)
-          .catch((error: unknown) => {
-            if (error instanceof ToolgateError && error.status === 403) throw error;
-            const code = (error as { code?: unknown })?.code;
-            return errorResult(error instanceof Error ? error.message : String(error), typeof code === "string" ? { code } : undefined);
-          });
-        return Promise.race([run, aborted]);
+        try {
+          return await config.execute({ ...context, input: parsed.data });
+        } catch (error) {
+          if (error instanceof ToolgateError && error.status === 403) throw error;
+          const code = (error as { code?: unknown })?.code;
+          return errorResult(error instanceof Error ? error.message : String(error), typeof code === "string" ? { code } : undefined);
+        }
       },
     };
-    return info;
   }
 }

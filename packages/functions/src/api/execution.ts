@@ -1,9 +1,9 @@
 import { handle } from "hono/aws-lambda";
 import { z } from "zod";
-import { accessFor, visibleToolsJson } from "@toolgate/core/access/index";
+import { loadView, visibleToolsJson } from "@toolgate/core/access/index";
 import * as Agent from "@toolgate/core/agent/index";
 import * as Call from "@toolgate/core/call/index";
-import { guardedCall } from "@toolgate/core/guard/index";
+import { approve, deny, guardedCall, reportResult } from "@toolgate/core/guard/index";
 import * as Message from "@toolgate/core/message/index";
 import { mergePolicy, setDisabled, setPolicy } from "@toolgate/core/policy/admin";
 import { toolgate } from "@toolgate/core/toolgate";
@@ -50,7 +50,7 @@ export function executionApp(getToolgate: () => Toolgate) {
   app.get("/agents/:id/tools", requireAdminOrSelf, async (c) => {
     const toolgate = c.get("toolgate");
     const agent = await agentFor(toolgate, c.get("principal"), c.req.param("id"));
-    const access = await accessFor(toolgate.db, toolgate.catalog, agent);
+    const { access } = await loadView(toolgate, agent, "fresh");
     const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups });
     return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access)}}`, 200, { "content-type": "application/json" });
   });
@@ -62,7 +62,7 @@ export function executionApp(getToolgate: () => Toolgate) {
   });
 
   app.post("/agents/:id/calls/:callId/result", requireSelf, async (c) => {
-    const record = await Call.reportResult(c.get("toolgate").guard, c.req.param("id"), c.req.param("callId"), await readJson(c), new Date());
+    const record = await reportResult(c.get("toolgate").guard, c.req.param("id"), c.req.param("callId"), await readJson(c), new Date());
     return c.json(record);
   });
 
@@ -74,11 +74,11 @@ export function executionApp(getToolgate: () => Toolgate) {
   });
 
   app.post("/calls/:callId/approve", requireAdmin, async (c) =>
-    c.json(await Call.approve(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+    c.json(await approve(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
   );
 
   app.post("/calls/:callId/deny", requireAdmin, async (c) =>
-    c.json(await Call.deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+    c.json(await deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
   );
 
   app.put("/tools/:name/policy", requireAdmin, async (c) => {

@@ -1,6 +1,6 @@
 import { handle } from "hono/aws-lambda";
 import { notFound } from "@toolgate/core/error";
-import { groupView } from "@toolgate/core/group/index";
+import { groupView } from "@toolgate/core/group/views";
 import { bindExecutor, parseExecutor, parseGroupId, parseGroupInput, registerGroup, unregisterGroup } from "@toolgate/core/group/register";
 import { policyView } from "@toolgate/core/policy/admin";
 import * as Module from "@toolgate/core/module/index";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context } from "hono";
-import { busy, ToolgateError, WriteConflictError } from "@toolgate/core/error";
+import { busy, ConditionFailedError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import type { Principal } from "./auth";
@@ -55,8 +55,8 @@ export function createApp(getToolgate: () => Toolgate) {
   );
   app.onError((error, c) => {
     if (error instanceof ToolgateError) return errorBody(c, error);
-    if (error instanceof WriteConflictError) {
-      console.error(JSON.stringify({ level: "warn", method: c.req.method, path: c.req.path, error: "a lost write race reached the edge", reasons: error.reasons }));
+    if (error instanceof ConditionFailedError) {
+      console.error(JSON.stringify({ level: "warn", method: c.req.method, path: c.req.path, error: "a lost write race reached the edge" }));
       return errorBody(c, busy());
     }
     console.error(JSON.stringify({ level: "error", method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack }));

@@ -1,8 +1,9 @@
-import { accessFor } from "../../access/index";
+import { loadView } from "../../access/index";
 import { grantRefusal } from "../../access/grant";
 import type { Grant } from "../../access/grant";
 import * as Agent from "../../agent/index";
 import type { TokenSigner } from "../../agent/token";
+import type { RoleCache } from "../../role/cache";
 import * as Artifact from "../../artifact/index";
 import type { Db } from "../../dynamo/client";
 import type { Catalog } from "../../group/catalog";
@@ -13,28 +14,29 @@ import * as Role from "../../role/index";
 import { BuiltinParameters } from "../../tool/builtin-parameters";
 import type { BuiltinArguments, BuiltinToolName } from "../../tool/builtin-parameters";
 import type { z } from "zod";
-import { ToolRegistry } from "../../tool/registry";
 import { jsonResult, Tool } from "../../tool/tool";
-import type { ToolContext, ToolResult } from "../../tool/tool";
+import type { ToolContext, ToolInfo, ToolResult } from "../../tool/tool";
 
-export type NativeServices = { db: Db; catalog: Catalog; tokens: TokenSigner; now: () => string };
+export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; now: () => string };
 
 const descriptions = new Map(BUILTIN_GROUPS.flatMap((group) => group.tools.map((tool) => [tool.function.name, tool.function.description])));
 
 /** A native tool: its name, schema and description are the built-in definition's, so agents see exactly what runs. */
 function native<Name extends BuiltinToolName>(name: Name, execute: (context: ToolContext<BuiltinArguments<Name>>) => Promise<ToolResult>) {
   const parameters = BuiltinParameters[name] as unknown as z.ZodType<BuiltinArguments<Name>>;
-  return Tool.define({ name, description: descriptions.get(name) ?? name, parameters, execute, metadata: { category: "native" } });
+  return Tool.define({ name, description: descriptions.get(name) ?? name, parameters, execute });
 }
 
 /** org_management and artifact, run inside toolgate on behalf of the calling agent. */
-export function nativeTools(services: NativeServices): ToolRegistry {
-  const { db, catalog, tokens, now } = services;
-  const registry = new ToolRegistry();
+export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolInfo> {
+  const { db, catalog, roles, tokens, now } = services;
+  const registry = new Map<string, ToolInfo>();
+  const register = (tool: ToolInfo) => registry.set(tool.name, tool);
   const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
   /** Refuses (403 cannot_grant_groups) when the calling agent would hand out groups its own role does not have. */
   const checkGrant = async (agentId: string, grant: Grant) => {
-    const refusal = grantRefusal(await accessFor(db, catalog, await Agent.get(db, agentId)), grant);
+    const caller = await loadView({ db, catalog, roles }, await Agent.get(db, agentId), "fresh");
+    const refusal = grantRefusal(caller.access, grant);
     if (refusal) throw refusal;
   };
   const spawnable = async (agentId: string, roleId: string) => {
@@ -42,21 +44,21 @@ export function nativeTools(services: NativeServices): ToolRegistry {
     if (role) await checkGrant(agentId, { kind: "spawn_agent", toolGroups: role.id === Role.ROOT_ROLE_ID ? [...Role.ROOT_TOOL_GROUPS] : role.toolGroups });
   };
 
-  registry.register(native("find_role_by_name", async ({ input }) => jsonResult(await roleView(await Role.getByName(db, input.name)))));
-  registry.register(
+  register(native("find_role_by_name", async ({ input }) => jsonResult(await roleView(await Role.getByName(db, input.name)))));
+  register(
     native("create_role", async ({ input, sessionID }) => {
       await checkGrant(sessionID, { kind: "create_role", toolGroups: input.toolGroups ?? null });
       return jsonResult((await Role.create(db, catalog, input, sessionID, now())).role);
     }),
   );
-  registry.register(
+  register(
     native("spawn_agent", async ({ input, sessionID }) => {
       await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, input, sessionID, now());
       return jsonResult({ agentId: agent.id });
     }),
   );
-  registry.register(
+  register(
     native("spawn_agent_with_task", async ({ input, sessionID }) => {
       const { task, ...agentInput } = input;
       await spawnable(sessionID, input.roleId);
@@ -65,25 +67,25 @@ export function nativeTools(services: NativeServices): ToolRegistry {
       return jsonResult({ agentId: agent.id, messageId: message.messageId });
     }),
   );
-  registry.register(
+  register(
     native("terminate_agent", async ({ input }) => {
       const agent = await Agent.terminate(db, input.agentId, now());
       return jsonResult({ agentId: agent.id, status: agent.status });
     }),
   );
-  registry.register(
+  register(
     native("send_message", async ({ input, sessionID }) => {
       const message = await Message.send(db, sessionID, input.to, input.content, now());
       return jsonResult({ messageId: message.messageId });
     }),
   );
-  registry.register(
+  register(
     native("put_artifact", async ({ input, sessionID }) => {
       const artifact = await Artifact.put(db, input, sessionID, now());
       return jsonResult({ artifactId: artifact.artifactId });
     }),
   );
-  registry.register(
+  register(
     native("get_artifact", async ({ input }): Promise<ToolResult> => {
       const { artifactId, name, mimeType, content } = await Artifact.get(db, input.artifactId);
       return jsonResult({ artifactId, name, mimeType, content });

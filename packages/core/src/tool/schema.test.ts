@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { forAgent, JsonSchemaObject, NAME_PATTERN, ToolDefinition, ToolPolicy, toolName } from "./definition";
+import { forAgent, JsonSchemaObject, NAME_PATTERN, ToolDefinition, ToolPolicy, toolName } from "./schema";
 
 const definition = (name: string, parameters: Record<string, unknown> = { type: "object", properties: {} }) => ({
   type: "function",

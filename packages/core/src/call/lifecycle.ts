@@ -1,0 +1,101 @@
+import type { ToolResult } from "../executor/schema";
+import type { CallRecord, CallStatus } from "./schema";
+
+/**
+ * A call's life, as data: every change of a call record is one of these transitions, from the status it must
+ * still have (null: the record is new) to the next record. Storage applies a transition only if the record is
+ * still `from`, so two writers (an approval and cleanup, two approvals) never both win.
+ */
+export type Transition = { from: CallStatus | null; to: CallRecord };
+
+/** Statuses that wait on something (the tool, an admin, the agent's runtime) until a deadline cleanup enforces. */
+export const PENDING_STATUSES = ["running", "awaiting_confirmation", "authorized"] as const satisfies readonly CallStatus[];
+
+export const isPending = (status: CallStatus) => (PENDING_STATUSES as readonly CallStatus[]).includes(status);
+
+export type CallTimings = { callRetentionDays: number; confirmationTimeoutMs: number; clientResultTimeoutMs: number };
+
+/** Settling a running call after its deadline is left to cleanup; this much grace covers a slow write. */
+export const DEADLINE_GRACE_MS = 5_000;
+
+/** When a call record expires (epoch seconds): its retention counted from when the call started. */
+export const retentionExpiry = (timings: Pick<CallTimings, "callRetentionDays">, record: Pick<CallRecord, "startedAt">) =>
+  Math.floor(Date.parse(record.startedAt) / 1000) + Math.round(timings.callRetentionDays * 86_400);
+
+export type Admission = { needsConfirmation: boolean; executedBy: "toolgate" | "client"; timeoutMs: number };
+
+/** What a call admitted now waits for, and for how long: an approval, the runtime's result, or the tool. */
+export function waitFor({ needsConfirmation, executedBy, timeoutMs }: Admission, timings: CallTimings) {
+  if (needsConfirmation) return { status: "awaiting_confirmation" as const, waitMs: timings.confirmationTimeoutMs };
+  return startWaiting(executedBy, timeoutMs, timings);
+}
+
+/** Once nothing but the tool remains: it runs in toolgate (its timeout, with grace), or in the runtime (its result's wait). */
+function startWaiting(executedBy: Admission["executedBy"], timeoutMs: number, timings: CallTimings) {
+  return executedBy === "client"
+    ? { status: "authorized" as const, waitMs: Math.max(timeoutMs, timings.clientResultTimeoutMs) }
+    : { status: "running" as const, waitMs: timeoutMs + DEADLINE_GRACE_MS };
+}
+
+const deadlineAfter = (from: Date, waitMs: number) => new Date(from.getTime() + waitMs).toISOString();
+
+const finished = (record: CallRecord, now: Date) => ({ finishedAt: now.toISOString(), durationMs: now.getTime() - Date.parse(record.startedAt) });
+
+const withoutDeadline = ({ deadline: _deadline, ...record }: CallRecord): CallRecord => record;
+
+export const transitions = {
+  admitted(base: CallRecord, admission: Admission, timings: CallTimings): Transition {
+    const { status, waitMs } = waitFor(admission, timings);
+    return { from: null, to: { ...base, status, deadline: deadlineAfter(new Date(Date.parse(base.startedAt)), waitMs) } };
+  },
+
+  refused(base: CallRecord, error: CallRecord["error"] & {}, now: Date, from: CallStatus | null = null): Transition {
+    return { from, to: { ...withoutDeadline(base), status: "refused", error, ...finished(base, now) } };
+  },
+
+  /** The tool's outcome: its result, or the failure of its executor (a refusal the tool itself made is recorded as refused). */
+  settled(running: CallRecord, outcome: { result: ToolResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
+    const timing = { finishedAt: now.toISOString(), durationMs: now.getTime() - startedRunning };
+    if ("result" in outcome)
+      return { from: "running", to: { ...running, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };
+    const { status, code, message } = outcome.error;
+    const to: CallStatus = code === "tool_timeout" ? "timed_out" : status === 403 ? "refused" : "error";
+    return { from: "running", to: { ...running, ...timing, status: to, error: { code, message } } };
+  },
+
+  approved(record: CallRecord, admin: string, executedBy: Admission["executedBy"], timeoutMs: number, timings: CallTimings, now: Date): Transition {
+    const { status, waitMs } = startWaiting(executedBy, timeoutMs, timings);
+    return { from: "awaiting_confirmation", to: { ...record, status, approvedBy: admin, decidedAt: now.toISOString(), deadline: deadlineAfter(now, waitMs) } };
+  },
+
+  denied(record: CallRecord, admin: string, now: Date): Transition {
+    return {
+      from: "awaiting_confirmation",
+      to: {
+        ...withoutDeadline(record),
+        status: "denied",
+        deniedBy: admin,
+        decidedAt: now.toISOString(),
+        ...finished(record, now),
+        error: { code: "denied", message: "An administrator denied this call." },
+      },
+    };
+  },
+
+  reported(record: CallRecord, result: ToolResult, now: Date): Transition {
+    return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
+  },
+
+  /** Nobody settled a waiting call by its deadline: running ones time out, unanswered or unreported ones expire. */
+  lapsed(record: CallRecord, now: Date): Transition | undefined {
+    const lapse = LAPSES[record.status];
+    if (!lapse) return undefined;
+    return { from: record.status, to: { ...record, status: lapse.status, error: { code: lapse.code, message: lapse.message }, finishedAt: now.toISOString() } };
+  },
+};
+
+const LAPSES: Partial<Record<CallStatus, { status: CallStatus; code: string; message: string }>> = {
+  running: { status: "timed_out", code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
+  awaiting_confirmation: { status: "expired", code: "confirmation_expired", message: "Nobody approved or denied the call in time; it expired." },
+  authorized: { status: "expired", code: "result_not_reported", message: "The agent's runtime did not report a result in time; the call expired." },
+};

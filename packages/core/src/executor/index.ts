@@ -1,0 +1,45 @@
+import { ToolgateError } from "../error";
+import type { ToolInfo } from "../tool/tool";
+import { runHttpExecutor } from "./http";
+import type { Executor, ToolResult } from "./schema";
+
+export { Executor, ToolResult } from "./schema";
+export { nativeTools } from "./native/index";
+export type { NativeServices } from "./native/index";
+
+/** One call as an executor receives it: the real (validated) arguments. */
+export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; arguments: Record<string, unknown> };
+
+export type Natives = ReadonlyMap<string, ToolInfo>;
+
+export type RunOptions = { timeoutMs: number; natives: Natives };
+
+export const timedOut = (tool: string, timeoutMs: number) =>
+  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
+
+const clientExecuted = (tool: string) =>
+  new ToolgateError(409, "client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
+
+/** Runs a native tool until its timeout; past it the tool's signal is aborted and the call ends with tool_timeout. */
+async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number): Promise<ToolResult> {
+  const tool = natives.get(call.tool);
+  if (!tool) throw new ToolgateError(501, "no_executor", `toolgate has no native implementation of "${call.tool}".`, { recoverable: false });
+  const signal = AbortSignal.timeout(timeoutMs);
+  const aborted = new Promise<never>((_, fail) => signal.addEventListener("abort", () => fail(timedOut(call.tool, timeoutMs)), { once: true }));
+  return Promise.race([tool.execute({ callId: call.callId, sessionID: call.agentId, input: call.arguments, signal }), aborted]);
+}
+
+/**
+ * Carries out one call with the group's executor: http (POSTed to the module), native (inside toolgate).
+ * Client-executed tools run in the agent's runtime, which reports their result; they never reach here.
+ */
+export function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
+  switch (executor.type) {
+    case "http":
+      return runHttpExecutor(executor, call, options.timeoutMs);
+    case "native":
+      return runNative(options.natives, call, options.timeoutMs);
+    case "client":
+      throw clientExecuted(call.tool);
+  }
+}

@@ -1,0 +1,90 @@
+import { loadView } from "../access/index";
+import { retentionExpiry, transitions } from "../call/lifecycle";
+import type { Transition } from "../call/lifecycle";
+import { redactArguments, storedResult } from "../call/redact";
+import { ClientResult } from "../call/schema";
+import type { CallRecord } from "../call/schema";
+import { uncontended } from "../contention";
+import { conflict, forbidden, notFound, ToolgateError } from "../error";
+import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
+import type { PendingCall } from "../dynamo/calls";
+import { getAgent } from "../dynamo/agents";
+import { parseOr } from "../validation";
+import type { GuardDeps } from "./index";
+import { admissionOf, plan } from "./plan";
+import { runAndSettle } from "./run";
+import type { RunOutcome } from "./run";
+
+export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> };
+
+const alreadyAnswered = (record: CallRecord) =>
+  conflict("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
+    callId: record.callId,
+    status: record.status,
+  });
+
+/** The real arguments kept (sealed) beside a waiting call, or undefined when none are kept or they cannot be opened. */
+function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: PendingCall | undefined) {
+  if (pending?.sealed !== undefined) return deps.seal.open(pending.sealed) as Record<string, unknown> | undefined;
+  return pending?.legacyArguments;
+}
+
+async function awaitingCall(deps: GuardDeps, callId: string) {
+  const pending = await getPendingCall(deps.db, callId);
+  if (!pending) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+  const record = await getCall(deps.db, pending.agentId, callId);
+  if (!record) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+  const args = pendingArguments(deps, pending);
+  if (record.status !== "awaiting_confirmation" || !args) throw alreadyAnswered(record);
+  return { record, args };
+}
+
+/** Applies a transition; when something else (another answer, cleanup) moved the call first, the caller hears what it is now. */
+async function answer(deps: GuardDeps, transition: Transition, notAnswerable: (current: CallRecord) => ToolgateError) {
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, transition, retentionExpiry(deps.settings, transition.to)));
+  if (written.kind === "moved") throw notAnswerable(written.current ?? transition.to);
+}
+
+/** An admin's approval: the guard's checks run again on fresh reads, and the call runs exactly once, however many approvals arrive together. */
+export async function approve(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<ApprovalOutcome> {
+  const { record, args } = await awaitingCall(deps, callId);
+  const agent = await getAgent(deps.db, record.agentId);
+  if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
+  const planned = plan((await loadView(deps, agent, "fresh")).access, record.tool, args, deps.settings);
+  if (planned.kind === "refuse")
+    throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
+  const { executedBy, timeoutMs } = admissionOf(planned);
+  const approved = transitions.approved(record, admin, executedBy, timeoutMs, deps.settings, now);
+  await answer(deps, approved, alreadyAnswered);
+  const keptForTheResult = approved.to.status === "authorized" && redactArguments(args).secrets.length > 0;
+  if (!keptForTheResult) await forgetPendingArguments(deps.db, callId);
+  if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args };
+  return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs);
+}
+
+export async function deny(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<CallRecord> {
+  const { record } = await awaitingCall(deps, callId);
+  const denied = transitions.denied(record, admin, now);
+  await answer(deps, denied, alreadyAnswered);
+  await forgetPendingArguments(deps.db, callId);
+  return denied.to;
+}
+
+const notAwaitingResult = (record: CallRecord) =>
+  new ToolgateError(409, "call_not_awaiting_result", `The call "${record.callId}" is not waiting for a result: it is ${record.status}.`, {
+    callId: record.callId,
+    status: record.status,
+  });
+
+/** The agent runtime's result for a client-executed call; accepted once, stored with no secret of the call's arguments. */
+export async function reportResult(deps: GuardDeps, agentId: string, callId: string, input: unknown, now: Date): Promise<CallRecord> {
+  const result = parseOr(ClientResult, input, "invalid_result", "The tool result");
+  const [record, pending] = await Promise.all([getCall(deps.db, agentId, callId), getPendingCall(deps.db, callId)]);
+  if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
+  if (record.status !== "authorized") throw notAwaitingResult(record);
+  const { secrets } = redactArguments(pending?.agentId === agentId ? (pendingArguments(deps, pending) ?? {}) : {});
+  const reported = transitions.reported(record, storedResult(result, secrets), now);
+  await answer(deps, reported, notAwaitingResult);
+  if (pending) await forgetPendingArguments(deps.db, callId);
+  return reported.to;
+}
