@@ -8,7 +8,7 @@ import type { ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { putGroupItem, writeCatalog } from "@toolgate/core/dynamo/catalog";
-import { Group } from "@toolgate/core/group/index";
+import { Group } from "@toolgate/core/group/schema";
 import { groupsApp } from "@toolgate/functions/api/groups";
 import { rolesApp } from "@toolgate/functions/api/roles";
 import { executionApp } from "@toolgate/functions/api/execution";
@@ -17,8 +17,16 @@ import { startDynamoLocal } from "@toolgate/local/dynamo-local";
 import type { DynamoLocal } from "@toolgate/local/dynamo-local";
 import { ensureTable } from "@toolgate/local/local-table";
 import { createRouter } from "@toolgate/local/router";
-import { collectGarbage, httpClient, mb, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
+import { collectGarbage, httpClient, mb, mean, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
 import type { HttpClient } from "./support";
+import { estimateCall } from "./aws-units";
+import { benchBundles } from "./bundles";
+import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
+import type { Dollars } from "./cost";
+import { capacityOf, DynamoRecorder } from "./dynamo-record";
+import type { DynamoRequest } from "./dynamo-record";
+import { DynamoFloor } from "./floor";
+import { ItemReader } from "./item-reader";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
@@ -37,13 +45,14 @@ const TABLE = "toolgate_bench";
 const out = (name: string, value: string | number) => console.log(`${name}=${value}`);
 const note = (text: string) => console.error(`# ${text}`);
 
-type Stack = { url: string; toolgate: Toolgate; roundTrips: RoundTrips; serverMs: number[] };
+type Stack = { url: string; toolgate: Toolgate; roundTrips: RoundTrips; recorder: DynamoRecorder; serverMs: number[] };
 
 async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const benchStarted = performance.now();
   console.log(
     `# toolgate bench: node ${process.version}, ${cpus().length} cpu(s), DynamoDB Local in memory, ` +
-      `${MEASURED_CALLS} guarded + ${MEASURED_CALLS} direct calls interleaved after ${WARMUP_CALLS} warm-up each`,
+      `${MEASURED_CALLS} guarded + ${MEASURED_CALLS} direct calls + ${MEASURED_CALLS} DynamoDB floor replays interleaved ` +
+        `after ${WARMUP_CALLS} warm-up each`,
   );
 
   // --- the stack: DynamoDB Local, a Toolgate counting round trips, the three apps behind the router ---
@@ -59,10 +68,15 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   });
   cleanups.push(() => toolgate.db.client.destroy());
   const dynamoTime = timeDynamo(toolgate.db.client);
+  // Asks every request for its consumed capacity, and records the requests of one call at a time.
+  const recorder = new DynamoRecorder(toolgate.db.client);
   await ensureTable(toolgate.db.client, TABLE);
   await toolgate.ready();
   const serverMs: number[] = [];
-  const stack: Stack = { url: await serveApps(toolgate, cleanups, serverMs), toolgate, roundTrips, serverMs };
+  const stack: Stack = { url: await serveApps(toolgate, cleanups, serverMs), toolgate, roundTrips, recorder, serverMs };
+  const floor = await DynamoFloor.open(dynamo.endpoint, TABLE);
+  cleanups.push(() => floor.close());
+  const reader = new ItemReader(floor.client, floor.shape);
 
   const executor = await startBenchExecutor();
   cleanups.push(() => executor.close());
@@ -113,36 +127,50 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     return elapsed;
   };
 
+  // The DynamoDB requests of the last guarded call, for the floor to replay.
+  let lastCall: DynamoRequest[] = [];
+  const recordedGuarded = async () => {
+    recorder.begin();
+    try {
+      return await guarded();
+    } finally {
+      lastCall = recorder.end();
+    }
+  };
+
   for (let n = 0; n < WARMUP_CALLS; n++) {
-    await guarded();
+    await recordedGuarded();
+    await floor.replay(lastCall);
     await directCall();
   }
 
   const guardedMs: number[] = [];
   const directMs: number[] = [];
+  const floorMs: number[] = [];
   const perCallTrips: number[] = [];
   const dynamoMs: number[] = [];
+  const perCallCapacity: number[] = [];
+  const guardedAppMs: number[] = [];
   const before = roundTrips.snapshot();
   const totalBefore = roundTrips.total;
   const executorBefore = executor.received();
   const measureStarted = performance.now();
+  const measureGuarded = async () => {
+    const trips = roundTrips.total;
+    const inDynamo = dynamoTime.totalMs;
+    const inApp = serverMs.length;
+    guardedMs.push(await recordedGuarded());
+    perCallTrips.push(roundTrips.total - trips);
+    dynamoMs.push(dynamoTime.totalMs - inDynamo);
+    perCallCapacity.push(capacityOf(lastCall));
+    guardedAppMs.push(...serverMs.slice(inApp));
+  };
+  const measureFloor = async () => void floorMs.push(await floor.replay(lastCall));
+  const measureDirect = async () => void directMs.push(await directCall());
+  const rotation = [measureGuarded, measureFloor, measureDirect];
   for (let n = 0; n < MEASURED_CALLS; n++) {
-    // Alternate which goes first, so neither side always follows the other.
-    if (n % 2 === 0) {
-      const trips = roundTrips.total;
-      const inDynamo = dynamoTime.totalMs;
-      guardedMs.push(await guarded());
-      perCallTrips.push(roundTrips.total - trips);
-      dynamoMs.push(dynamoTime.totalMs - inDynamo);
-      directMs.push(await directCall());
-    } else {
-      directMs.push(await directCall());
-      const trips = roundTrips.total;
-      const inDynamo = dynamoTime.totalMs;
-      guardedMs.push(await guarded());
-      perCallTrips.push(roundTrips.total - trips);
-      dynamoMs.push(dynamoTime.totalMs - inDynamo);
-    }
+    // Rotate which goes first, so none always follows the same one.
+    for (let step = 0; step < rotation.length; step++) await rotation[(n + step) % rotation.length]!();
   }
   const measureMs = performance.now() - measureStarted;
   const trips = roundTrips.total - totalBefore;
@@ -164,6 +192,22 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("guarded_call_dynamodb_p50_ms", ms(percentile(dynamoMs, 50)));
   out("guarded_call_dynamodb_p99_ms", ms(percentile(dynamoMs, 99)));
   out("guarded_call_outside_dynamodb_p50_ms", ms(percentile(guardedMs.map((value, n) => value - dynamoMs[n]!), 50)));
+  out("dynamodb_floor_p50_ms", ms(percentile(floorMs, 50)));
+  out("dynamodb_floor_p99_ms", ms(percentile(floorMs, 99)));
+  out("guard_overhead_vs_floor", ((percentile(guardedMs, 50) - percentile(directMs, 50)) / percentile(floorMs, 50)).toFixed(2));
+  out("dynamodb_floor_operations", floor.operations);
+  note(
+    `floor: each guarded call's DynamoDB requests replayed right after it with the SDK's document client on its own client ` +
+      `("+" = concurrent), writes moved to FLOOR# partitions (${await floor.removeItems()} floor items removed after)`,
+  );
+  out("dynamodb_capacity_units_per_call", mean(perCallCapacity).toFixed(2));
+  const callUnits = await estimateCall(reader, recorder, guarded);
+  out("dynamodb_write_units_per_call_aws", callUnits.writeUnits);
+  out("dynamodb_read_units_per_call_aws", callUnits.readUnits);
+  note(
+    `AWS units of a warm guarded call (bytes:units; a write bills the larger of its item before, as stored just before the call, ` +
+      `and after, as written or for an update as stored after the call; index writes at 1 per KB): ${callUnits.breakdown}`,
+  );
   note(`measured calls took ${(measureMs / 1000).toFixed(1)} s`);
 
   // --- visible tools for the bench agent, warm ---
@@ -173,6 +217,23 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("visible_tools_in_app_p50_ms", ms(visible.serverP50));
   out("visible_tools_count", visible.count);
   out("visible_tools_round_trips_per_request", visible.tripsPerRequest.toFixed(2));
+  out("dynamodb_capacity_units_per_visible_tools_read", visible.capacityPerRequest.toFixed(2));
+  const readUnits = await estimateCall(reader, recorder, () => api.timed("GET", `/agents/${agent.id}/tools`, 200, { token }));
+  out("dynamodb_write_units_per_visible_tools_read_aws", readUnits.writeUnits);
+  out("dynamodb_read_units_per_visible_tools_read_aws", readUnits.readUnits);
+  note(`AWS units of a warm visible-tools read: ${readUnits.breakdown}`);
+  const printDollars = (name: string, cost: Dollars) => {
+    out(name, dollars(cost.total));
+    for (const part of ["dynamodb", "lambda", "api"] as const) out(`${name}_${part}`, dollars(cost[part]));
+  };
+  printDollars("dollars_per_million_calls", dollarsPerMillion({ ...callUnits, appMs: guardedAppMs }));
+  printDollars("dollars_per_million_visible_tools_reads", dollarsPerMillion({ ...readUnits, appMs: visible.appMs }));
+  out("peer_dollars_per_million_calls", dollars(PEER_DOLLARS_PER_MILLION_CALLS));
+  note(
+    `dollars: AWS on-demand, us-east-1; DynamoDB from the _aws units; Lambda ${apiFunctionMemoryMb()} MB x86_64 billed for the time in the app rounded up to 1 ms ` +
+      `(mean ${mean(guardedAppMs.map(Math.ceil)).toFixed(1)} ms per call, ${mean(visible.appMs.map(Math.ceil)).toFixed(1)} ms per read, ` +
+      `DynamoDB Local's latency standing in for DynamoDB's); peer: AgentCore Gateway at $0.005 per 1,000 tool invocations`,
+  );
 
   collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -218,6 +279,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const memory = process.memoryUsage();
   out("heap_used_mb_1000_groups", mb(memory.heapUsed));
   out("rss_mb", mb(memory.rss));
+  await benchBundles({ out, note });
   note(`bench finished in ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
 }
 
@@ -227,6 +289,7 @@ async function measureVisibleTools(api: HttpClient, stack: Stack, agentId: strin
   const samples: number[] = [];
   stack.serverMs.length = 0;
   const tripsBefore = stack.roundTrips.total;
+  const capacityBefore = stack.recorder.capacityUnits;
   let last: { text: string; bytes: number } | undefined;
   for (let n = 0; n < measured; n++) {
     const { ms: elapsed, response } = await api.timed("GET", path, 200, { token });
@@ -242,6 +305,8 @@ async function measureVisibleTools(api: HttpClient, stack: Stack, agentId: strin
     count: body.tools.length as number,
     bytes: last!.bytes,
     tripsPerRequest,
+    capacityPerRequest: (stack.recorder.capacityUnits - capacityBefore) / measured,
+    appMs: [...stack.serverMs],
   };
 }
 

@@ -147,3 +147,5 @@ export function collectGarbage(): void {
 
 export const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
 export const ms = (value: number) => value.toFixed(2);
+
+export const mean = (samples: readonly number[]) => samples.reduce((sum, value) => sum + value, 0) / Math.max(1, samples.length);

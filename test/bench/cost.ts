@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+
+// AWS on-demand prices, us-east-1.
+// DynamoDB on-demand, standard table class: https://aws.amazon.com/dynamodb/pricing/on-demand/
+export const DYNAMODB_DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
+export const DYNAMODB_DOLLARS_PER_MILLION_READ_UNITS = 0.125;
+// Lambda, x86_64 (SST's default architecture): https://aws.amazon.com/lambda/pricing/
+export const LAMBDA_DOLLARS_PER_MILLION_REQUESTS = 0.2;
+export const LAMBDA_DOLLARS_PER_GB_SECOND = 0.0000166667;
+export const LAMBDA_BILLING_GRANULARITY_MS = 1;
+const LAMBDA_MB_PER_GB = 1024;
+// API Gateway HTTP API, first 300 million requests a month: https://aws.amazon.com/api-gateway/pricing/
+export const HTTP_API_DOLLARS_PER_MILLION_REQUESTS = 1.0;
+// Bedrock AgentCore Gateway, $0.005 per 1,000 tool invocations: https://aws.amazon.com/bedrock/agentcore/pricing/
+export const AGENTCORE_GATEWAY_DOLLARS_PER_THOUSAND_INVOCATIONS = 0.005;
+export const PEER_DOLLARS_PER_MILLION_CALLS = AGENTCORE_GATEWAY_DOLLARS_PER_THOUSAND_INVOCATIONS * 1_000;
+
+/** Where the API functions' memory is configured. */
+const API_INFRA = new URL("../../infra/api.ts", import.meta.url);
+
+/** The API functions' memory, as infra/api.ts sets it (`memory: "512 MB"`). */
+export function apiFunctionMemoryMb(): number {
+  const match = /memory:\s*"(\d+)\s*MB"/.exec(readFileSync(API_INFRA, "utf8"));
+  if (!match) throw new Error(`no memory: "<n> MB" in ${API_INFRA.pathname}`);
+  return Number(match[1]);
+}
+
+export type Dollars = { dynamodb: number; lambda: number; api: number; total: number };
+
+/**
+ * Dollars per million requests through HTTP API to a Lambda function: DynamoDB units per request, and the Lambda
+ * duration of each request (its time inside the app, billed rounded up to the millisecond), averaged.
+ */
+export function dollarsPerMillion(usage: { writeUnits: number; readUnits: number; appMs: readonly number[] }): Dollars {
+  const dynamodb = usage.writeUnits * DYNAMODB_DOLLARS_PER_MILLION_WRITE_UNITS + usage.readUnits * DYNAMODB_DOLLARS_PER_MILLION_READ_UNITS;
+  const billedMs = usage.appMs.map((ms) => Math.ceil(ms / LAMBDA_BILLING_GRANULARITY_MS) * LAMBDA_BILLING_GRANULARITY_MS);
+  const meanSeconds = billedMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, billedMs.length) / 1000;
+  const gbSeconds = (apiFunctionMemoryMb() / LAMBDA_MB_PER_GB) * meanSeconds;
+  const lambda = LAMBDA_DOLLARS_PER_MILLION_REQUESTS + gbSeconds * LAMBDA_DOLLARS_PER_GB_SECOND * 1_000_000;
+  const api = HTTP_API_DOLLARS_PER_MILLION_REQUESTS;
+  return { dynamodb, lambda, api, total: dynamodb + lambda + api };
+}
+
+export const dollars = (value: number) => value.toFixed(2);
