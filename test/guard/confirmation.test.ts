@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { cleanup } from "@toolgate/core/cleanup";
-import { Keys } from "@toolgate/core/dynamo/keys";
+import { Keys } from "../../packages/core/src/dynamo/keys";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
@@ -156,10 +155,10 @@ test("cleanup - a call nobody answered expires after confirmationTimeoutMs, and 
   const answered = (await callTool(request, caller, name, { n: 2 })).body.callId;
   expect((await request("POST", `/calls/${answered}/deny`)).status).toBe(200);
 
-  expect((await cleanup(toolgate.db, new Date())).settled).toBe(0);
+  expect((await toolgate.cleanup(new Date())).settled).toBe(0);
   expect((await readCall(request, caller.agent.id, body.callId)).status).toBe("awaiting_confirmation");
 
-  const report = await cleanup(toolgate.db, new Date(Date.now() + 10_000));
+  const report = await toolgate.cleanup(new Date(Date.now() + 10_000));
   expect(report.settled).toBe(1);
   expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({
     status: "expired",
@@ -203,7 +202,7 @@ test("cleanup - an expired confirmation drops the sealed arguments kept for the 
   const caller = await agentOn(request, [group]);
   const { body } = await callTool(request, caller, name, { password: "SEKRIT-3" });
   expect((await pendingItem(toolgate, body.callId))?.sealed).toEqual(expect.any(String));
-  await cleanup(toolgate.db, new Date(Date.now() + 10_000));
+  await toolgate.cleanup(new Date(Date.now() + 10_000));
   expect((await readCall(request, caller.agent.id, body.callId)).status).toBe("expired");
   expect((await pendingItem(toolgate, body.callId))?.sealed).toBeUndefined();
 });

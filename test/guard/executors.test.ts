@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { cleanup } from "@toolgate/core/cleanup";
 import { api, testToolgate } from "../support/toolgate";
 import { agentOn, callTool, guarded, httpGroup, policyTool, readCall, unique } from "./helpers";
 import type { Guarded } from "./helpers";
@@ -226,9 +225,9 @@ test("POST /agents/:id/calls/:callId/result - a call that was not authorized for
 test("cleanup - an authorized call whose result never came expires after the client timeout, and a late report is 409", async () => {
   const caller = await workspaceAgent();
   const { body } = await callTool(g.request, caller, "read_file", { path: "late.txt" });
-  await cleanup(g.toolgate.db, new Date());
+  await g.toolgate.cleanup(new Date());
   expect((await readCall(g.request, caller.agent.id, body.callId)).status).toBe("authorized");
-  await cleanup(g.toolgate.db, new Date(Date.now() + 10_000));
+  await g.toolgate.cleanup(new Date(Date.now() + 10_000));
   expect(await readCall(g.request, caller.agent.id, body.callId)).toMatchObject({ status: "expired", error: { code: "result_not_reported" } });
   const late = await g.request("POST", `/agents/${caller.agent.id}/calls/${body.callId}/result`, { token: caller.token, body: { content: "x" } });
   expect(late.status).toBe(409);

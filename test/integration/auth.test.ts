@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "vitest";
-import { TokenSigner } from "@toolgate/core/agent/token";
+import { TokenSigner } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { api, ADMIN_TOKEN, SIGNING_KEY, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";

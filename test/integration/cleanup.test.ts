@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { cleanup } from "@toolgate/core/cleanup";
-import { putCall } from "@toolgate/core/dynamo/calls";
-import type { CallRecord } from "@toolgate/core/call/schema";
+import { putCall } from "../../packages/core/src/dynamo/calls";
+import type { CallRecord } from "@toolgate/core/call";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { handleModuleEvent } from "@toolgate/functions/event/modules";
 import { api, testToolgate, tool } from "../support/toolgate";
@@ -54,24 +53,24 @@ test("cleanup - deletes call records and event dedupe records once their expiry 
   const history = async () => ((await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls as Array<{ callId: string }>).map((c) => c.callId);
 
   const now = Date.now();
-  await cleanup(toolgate.db, new Date(now));
+  await toolgate.cleanup(new Date(now));
   expect((await history()).sort()).toEqual([...callIds].sort());
   expect(await rawItem(toolgate, eventKey)).toBeDefined();
 
   // Event dedupe records are kept for days, call records for the retention period (30 days).
-  const afterEvents = await cleanup(toolgate.db, new Date(now + 8 * DAY_MS));
+  const afterEvents = await toolgate.cleanup(new Date(now + 8 * DAY_MS));
   expect(afterEvents.deleted).toBeGreaterThanOrEqual(1);
   expect(await rawItem(toolgate, eventKey)).toBeUndefined();
   expect((await history()).sort()).toEqual([...callIds].sort());
 
-  const afterCalls = await cleanup(toolgate.db, new Date(now + 31 * DAY_MS));
+  const afterCalls = await toolgate.cleanup(new Date(now + 31 * DAY_MS));
   expect(afterCalls.deleted).toBeGreaterThanOrEqual(2);
   expect(await history()).toEqual([]);
   for (const callId of callIds) expect((await request("GET", `/agents/${agent.agent.id}/calls/${callId}`)).status).toBe(404);
-  expect((await cleanup(toolgate.db, new Date(now + 31 * DAY_MS))).deleted).toBe(0);
+  expect((await toolgate.cleanup(new Date(now + 31 * DAY_MS))).deleted).toBe(0);
 
   // Everything without an expiry survives even a run far in the future.
-  await cleanup(toolgate.db, new Date(now + 3650 * DAY_MS));
+  await toolgate.cleanup(new Date(now + 3650 * DAY_MS));
   expect((await request("GET", `/groups/${group}`)).status).toBe(200);
   expect((await request("GET", `/groups/${moduleName}`)).status).toBe(200);
   expect((await request("GET", `/modules/${moduleName}`)).body.status).toBe("loaded");
@@ -90,7 +89,7 @@ test("cleanup - a redelivered module event whose dedupe record was cleaned up st
   const event = moduleEvent("module.loaded", { module: moduleName, version: 1, description: "x", tools: [tool(unique("mod_tool"))] });
   await handleModuleEvent(toolgate, event);
   const before = (await request("GET", `/modules/${moduleName}`)).body;
-  await cleanup(toolgate.db, new Date(Date.now() + 8 * DAY_MS));
+  await toolgate.cleanup(new Date(Date.now() + 8 * DAY_MS));
   await handleModuleEvent(toolgate, event);
   expect((await request("GET", `/modules/${moduleName}`)).body).toEqual(before);
 });
@@ -115,21 +114,21 @@ test("cleanup - marks a call still running past its deadline timed_out and leave
   await putCall(toolgate.db, running(overdue, now - 60_000), expiresAt);
   await putCall(toolgate.db, running(onTime, now + 3_600_000), expiresAt);
 
-  expect((await cleanup(toolgate.db, new Date(now))).deleted).toBe(0);
+  expect((await toolgate.cleanup(new Date(now))).deleted).toBe(0);
   const settled = (await request("GET", `/agents/${agent.agent.id}/calls/${overdue}`)).body;
   expect(settled).toMatchObject({ callId: overdue, status: "timed_out", error: { code: "tool_timeout" } });
   expect(typeof settled.finishedAt).toBe("string");
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("running");
 
   // Running cleanup again changes nothing; later the second call is overdue too.
-  await cleanup(toolgate.db, new Date(now));
+  await toolgate.cleanup(new Date(now));
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("running");
-  expect((await cleanup(toolgate.db, new Date(now + 2 * 3_600_000))).deleted).toBe(0);
+  expect((await toolgate.cleanup(new Date(now + 2 * 3_600_000))).deleted).toBe(0);
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("timed_out");
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${overdue}`)).body).toEqual(settled);
 
   // Timed-out calls then expire like any other record.
-  expect((await cleanup(toolgate.db, new Date(now + 31 * DAY_MS))).deleted).toBe(2);
+  expect((await toolgate.cleanup(new Date(now + 31 * DAY_MS))).deleted).toBe(2);
   expect((await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls).toEqual([]);
 });
 
@@ -151,9 +150,9 @@ test("cleanup - a real call whose executor never answers is timed out once past 
     expect(listed[0]!.status).toBe("running");
     const callId = listed[0]!.callId;
 
-    await cleanup(toolgate.db, new Date(Date.now() + 30_000));
+    await toolgate.cleanup(new Date(Date.now() + 30_000));
     expect((await request("GET", `/agents/${agent.agent.id}/calls/${callId}`)).body.status).toBe("running");
-    await cleanup(toolgate.db, new Date(Date.now() + 70_000));
+    await toolgate.cleanup(new Date(Date.now() + 70_000));
     expect((await request("GET", `/agents/${agent.agent.id}/calls/${callId}`)).body).toMatchObject({ status: "timed_out", error: { code: "tool_timeout" } });
 
     release();

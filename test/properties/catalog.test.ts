@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { agentFixture, roleFixture } from "../support/fixtures";
 import { expect, test } from "vitest";
-import { decide, visibleTools } from "@toolgate/core/access/index";
-import type { Access } from "@toolgate/core/access/index";
+import { decide, visibleTools } from "@toolgate/core/access";
+import type { Access } from "@toolgate/core/access";
 import { ToolgateError } from "@toolgate/core/error";
-import { BUILTIN_GROUPS, RESERVED_GROUP_IDS } from "@toolgate/core/group/builtin";
-import type { GroupInput } from "@toolgate/core/group/index";
-import { ToolGroupManager } from "@toolgate/core/group/manager";
-import { parseGroupId, planRegistration } from "@toolgate/core/group/register";
-import { effectiveToolGroups } from "@toolgate/core/role/index";
-import type { Role } from "@toolgate/core/role/schema";
-import type { ToolDefinition } from "@toolgate/core/tool/definition";
+import { BUILTIN_GROUPS, RESERVED_GROUP_IDS } from "@toolgate/core/group";
+import type { GroupInput } from "@toolgate/core/group";
+import { ToolGroupManager } from "../../packages/core/src/group/manager";
+import { parseGroupId, planRegistration } from "../../packages/core/src/group/register";
+import { effectiveToolGroups } from "@toolgate/core/role";
+import type { Role } from "@toolgate/core/role";
+import type { ToolDefinition } from "@toolgate/core/tool";
 
 const NUM_RUNS = 100;
 const NOW = "2024-01-01T00:00:00.000Z";

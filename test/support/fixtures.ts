@@ -1,5 +1,5 @@
-import type { Agent } from "@toolgate/core/agent/schema";
-import type { Role } from "@toolgate/core/role/schema";
+import type { Agent } from "@toolgate/core/agent";
+import type { Role } from "@toolgate/core/role";
 
 export const NOW = "2024-01-01T00:00:00.000Z";
 

@@ -1,44 +1,70 @@
-// Shared by infra/api.ts and the route tests: keep this file free of imports.
-// API Gateway path syntax: {param} and {proxy+}.
-export const ROUTES = {
-  groups: [
-    "GET /health",
-    "GET /groups",
-    "GET /groups/{id}",
-    "PUT /groups/{id}",
-    "PUT /groups/{id}/executor",
-    "DELETE /groups/{id}",
-    "GET /tools/{name}",
-    "GET /modules",
-    "GET /modules/{name}",
-  ],
-  roles: [
-    "GET /roles",
-    "POST /roles",
-    "GET /roles/by-name/{name}",
-    "GET /roles/{id}",
-    "PATCH /roles/{id}",
-    "GET /console",
-    "GET /console/{proxy+}",
-  ],
-  execution: [
-    "POST /agents",
-    "GET /agents/{id}",
-    "DELETE /agents/{id}",
-    "POST /agents/{id}/token",
-    "GET /agents/{id}/tools",
-    "POST /agents/{id}/calls",
-    "GET /agents/{id}/calls",
-    "GET /agents/{id}/calls/{callId}",
-    "POST /agents/{id}/calls/{callId}/result",
-    "GET /agents/{id}/messages",
-    "POST /calls/{callId}/approve",
-    "POST /calls/{callId}/deny",
-    "PUT /tools/{name}/policy",
-    "PATCH /tools/{name}/policy",
-    "POST /tools/{name}/disable",
-    "POST /tools/{name}/enable",
-  ],
+// The one declaration of the HTTP API: each Lambda function, its resources and their routes. The Hono apps
+// register their handlers on these strings, and infra/api.ts and the local router route by ROUTES, derived here.
+// Shared with infra: keep this file free of imports.
+export const API = {
+  groups: {
+    health: { check: "GET /health" },
+    groups: {
+      list: "GET /groups",
+      get: "GET /groups/:id",
+      put: "PUT /groups/:id",
+      bindExecutor: "PUT /groups/:id/executor",
+      remove: "DELETE /groups/:id",
+    },
+    tools: {
+      list: "GET /tools",
+      stats: "GET /tools/stats",
+      get: "GET /tools/:name",
+      putPolicy: "PUT /tools/:name/policy",
+      patchPolicy: "PATCH /tools/:name/policy",
+      disable: "POST /tools/:name/disable",
+      enable: "POST /tools/:name/enable",
+    },
+    modules: { list: "GET /modules", get: "GET /modules/:name" },
+  },
+  roles: {
+    roles: {
+      list: "GET /roles",
+      create: "POST /roles",
+      byName: "GET /roles/by-name/:name",
+      get: "GET /roles/:id",
+      patch: "PATCH /roles/:id",
+    },
+    console: { home: "GET /console", page: "GET /console/*" },
+  },
+  execution: {
+    agents: {
+      create: "POST /agents",
+      get: "GET /agents/:id",
+      terminate: "DELETE /agents/:id",
+      token: "POST /agents/:id/token",
+      tools: "GET /agents/:id/tools",
+      messages: "GET /agents/:id/messages",
+    },
+    calls: {
+      call: "POST /agents/:id/calls",
+      history: "GET /agents/:id/calls",
+      get: "GET /agents/:id/calls/:callId",
+      result: "POST /agents/:id/calls/:callId/result",
+      approve: "POST /calls/:callId/approve",
+      deny: "POST /calls/:callId/deny",
+    },
+  },
 } as const;
 
-export type ApiFunctionName = keyof typeof ROUTES;
+export type ApiFunctionName = keyof typeof API;
+
+type Route = `${string} /${string}`;
+
+/** API Gateway's path syntax: {param} for :param, {proxy+} for a trailing *. */
+const gatewayRoute = (route: Route) => route.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\/\*$/, "/{proxy+}");
+
+const routesOf = (resources: Record<string, Record<string, Route>>) =>
+  Object.values(resources).flatMap((routes) => Object.values(routes).map(gatewayRoute));
+
+/** Every route of each function, as API Gateway and the local router take them. */
+export const ROUTES: Record<ApiFunctionName, readonly string[]> = {
+  groups: routesOf(API.groups),
+  roles: routesOf(API.roles),
+  execution: routesOf(API.execution),
+};

@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, ResourceInUseException } from "@aws-sdk/client-dynamodb";
 import type { DynamoDBClient, ScalarAttributeType } from "@aws-sdk/client-dynamodb";
-import { TABLE } from "@toolgate/core/dynamo/table";
+import { TABLE } from "@toolgate/core/table";
 
 /** Creates the table from the same definition infra/storage.ts deploys, if it is not there yet. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<"created" | "exists"> {

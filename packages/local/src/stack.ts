@@ -95,12 +95,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       };
     }
 
-    const [{ app: groups }, { app: roles }, { app: execution }, { handleModuleEvent }, { cleanup }] = await Promise.all([
+    const [{ groupsApp }, { rolesApp }, { executionApp }, { handleModuleEvent }] = await Promise.all([
       import("@toolgate/functions/api/groups"),
       import("@toolgate/functions/api/roles"),
       import("@toolgate/functions/api/execution"),
       import("@toolgate/functions/event/modules"),
-      import("@toolgate/core/cleanup"),
     ]);
 
     const bus = eventBridgeApp({
@@ -109,9 +108,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     });
     drain = bus.drain;
     const route = createRouter([
-      { routes: ROUTES.groups, app: groups },
-      { routes: ROUTES.roles, app: roles },
-      { routes: ROUTES.execution, app: execution },
+      { routes: ROUTES.groups, app: groupsApp(toolgate) },
+      { routes: ROUTES.roles, app: rolesApp(toolgate) },
+      { routes: ROUTES.execution, app: executionApp(toolgate) },
       { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
     ]);
     const root = new Hono();
@@ -130,7 +129,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     await lock?.setPort(port);
 
     timer = setInterval(() => {
-      cleanup(toolgate().db)
+      toolgate()
+        .cleanup()
         .then((report) => {
           if (report.deleted || report.settled) options.log(`cleanup: ${report.settled} lapsed calls settled, ${report.deleted} expired records deleted`);
         })

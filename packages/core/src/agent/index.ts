@@ -6,20 +6,19 @@ import { getAgent, insertAgent, replaceAgent } from "../dynamo/agents";
 import { getRole } from "../dynamo/roles";
 import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
-import { parseOr } from "../validation";
 import type { AgentCache } from "./cache";
-import { Agent, AgentInput, ROOT_AGENT_ID } from "./schema";
+import { Agent, ROOT_AGENT_ID } from "./schema";
+import type { AgentInput } from "./schema";
 import type { TokenSigner } from "./token";
 
-export { Agent, ROOT_AGENT_ID, publicAgent } from "./schema";
+export { Agent, AgentInput, ROOT_AGENT_ID, publicAgent } from "./schema";
 export type { PublicAgent } from "./schema";
 export { AgentCache } from "./cache";
 export { TokenSigner } from "./token";
 
 export type IssuedAgent = { agent: Agent; token: string };
 
-export async function create(db: Db, tokens: TokenSigner, input: unknown, createdBy: string, now: string): Promise<IssuedAgent> {
-  const parsed = parseOr(AgentInput, input, "invalid_agent", "The agent");
+export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, createdBy: string, now: string): Promise<IssuedAgent> {
   const role = await getRole(db, parsed.roleId);
   if (!role) throw badRequest("role_not_found", `There is no role with id "${parsed.roleId}" to bind the agent to.`);
   const id = createId("agt");

@@ -23,6 +23,8 @@ export const AgentInput = z.strictObject({
   level: z.number().int().min(0).max(1000).optional(),
 });
 
+export type AgentInput = z.infer<typeof AgentInput>;
+
 export type PublicAgent = Omit<Agent, "tokenVersion">;
 
 export const publicAgent = ({ tokenVersion: _tokenVersion, ...agent }: Agent): PublicAgent => agent;

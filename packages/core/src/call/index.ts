@@ -3,10 +3,8 @@ import { getCall, listCalls } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import type { CallRecord } from "./schema";
 
-export { CallRecord, CallRequest, CallStatus, ClientResult } from "./schema";
+export { CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery } from "./schema";
 export { PENDING_STATUSES, transitions } from "./lifecycle";
-
-export const MAX_PAGE = 100;
 
 export const invalidCursor = () => badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
 

@@ -19,10 +19,13 @@ export const ClientResult = z.strictObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
+export type ClientResult = z.infer<typeof ClientResult>;
+
 export const CallRequest = z.strictObject({
   tool: z.string().min(1).max(200),
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
+export type CallRequest = z.infer<typeof CallRequest>;
 
 export const CallRecord = z.object({
   callId: z.string(),
@@ -51,3 +54,11 @@ export const CallRecord = z.object({
   durationMs: z.number().optional(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
+
+export const MAX_PAGE = 100;
+
+/** A page of a list: at most `limit` (1-100, 20 by default) items after the cursor the previous page handed out. */
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
+  cursor: z.string().min(1).max(2048).optional(),
+});

@@ -5,7 +5,7 @@ import type { Db } from "./client";
 import { queryPages } from "./query";
 import { attempt } from "./write";
 import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
-import type { PolicyOverride } from "../policy/index";
+import type { PolicyOverride } from "../policy/schema";
 
 export type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 

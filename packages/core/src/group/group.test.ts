@@ -5,7 +5,8 @@ import { HttpExecutor } from "../executor/schema";
 import { GroupInput } from "./schema";
 import { summarise } from "./views";
 import { ToolGroupManager } from "./manager";
-import { parseGroupId, parseGroupInput, planRegistration } from "./register";
+import { parseOr } from "../validation";
+import { parseGroupId, planRegistration } from "./register";
 
 const tool = (name: string, parameters: Record<string, unknown> = { type: "object", properties: {} }) => ({
   type: "function" as const,
@@ -79,8 +80,8 @@ test("HttpExecutor - refuses unknown types, keys and out-of-range timeouts", () 
   expect(accepts(input({ executor: { type: "lambda", url: "https://x.example.com" } }))).toBe(false);
 });
 
-test("parseGroupInput - throws invalid_group_def with a detail per problem", () => {
-  const error = thrown(() => parseGroupInput(input({ tools: [tool("bad name")] })));
+test("GroupInput - an invalid group is invalid_group_def with a detail per problem", () => {
+  const error = thrown(() => parseOr(GroupInput, input({ tools: [tool("bad name")] }), "invalid_group_def", "The group definition"));
   expect(error.status).toBe(400);
   expect(error.code).toBe("invalid_group_def");
   expect(error.details.details).toContainEqual(expect.objectContaining({ path: "tools.0.function.name" }));

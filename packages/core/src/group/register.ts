@@ -2,14 +2,14 @@ import { badRequest, conflict, notFound } from "../error";
 import type { CatalogItem } from "../dynamo/catalog";
 import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
-import { parseOr } from "../validation";
 import type { Catalog } from "./catalog";
-import { Executor } from "../executor/schema";
+import type { Executor } from "../executor/schema";
 import { Group, GroupInput } from "./schema";
 import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
-import { Name } from "../tool/schema";
 import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
+import { Name } from "../tool/schema";
+import { parseOr } from "../validation";
 
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string };
 
@@ -27,10 +27,6 @@ export function parseGroupId(id: unknown) {
 
 const reserved = (id: string) =>
   conflict("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
-
-export function parseGroupInput(input: unknown) {
-  return parseOr(GroupInput, input, "invalid_group_def", "The group definition");
-}
 
 /** Builds the stored group and checks it against the catalog; throws the domain error a refusal maps to. */
 export function planRegistration(
@@ -96,8 +92,6 @@ export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<G
     return { items: [deleteGroupItem(db, id)], result: group };
   });
 }
-
-export const parseExecutor = (input: unknown) => parseOr(Executor, input, "invalid_executor", "The executor");
 
 /** Binds an executor to a group, built-in ones included (how an admin runs workspace tools through an http service). */
 export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Executor, now: string): Promise<Group> {

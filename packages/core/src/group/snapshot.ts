@@ -1,5 +1,5 @@
 import type { CatalogEffect, CatalogItem } from "../dynamo/catalog";
-import type { PolicyOverride } from "../policy/index";
+import type { PolicyOverride } from "../policy/schema";
 import type { ToolGroupManager } from "./manager";
 
 export type CatalogChange<T> = { items: CatalogItem[]; result: T } | { items: null; result: T };

@@ -2,14 +2,13 @@ import { loadView } from "../access/index";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import type { Transition } from "../call/lifecycle";
 import { redactArguments, storedResult } from "../call/redact";
-import { ClientResult } from "../call/schema";
+import type { ClientResult } from "../call/schema";
 import type { CallRecord } from "../call/schema";
 import { uncontended } from "../contention";
 import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
-import { parseOr } from "../validation";
 import type { GuardDeps } from "./index";
 import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
@@ -77,8 +76,7 @@ const notAwaitingResult = (record: CallRecord) =>
   });
 
 /** The agent runtime's result for a client-executed call; accepted once, stored with no secret of the call's arguments. */
-export async function reportResult(deps: GuardDeps, agentId: string, callId: string, input: unknown, now: Date): Promise<CallRecord> {
-  const result = parseOr(ClientResult, input, "invalid_result", "The tool result");
+export async function reportResult(deps: GuardDeps, agentId: string, callId: string, result: ClientResult, now: Date): Promise<CallRecord> {
   const [record, pending] = await Promise.all([getCall(deps.db, agentId, callId), getPendingCall(deps.db, callId)]);
   if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
   if (record.status !== "authorized") throw notAwaitingResult(record);

@@ -6,7 +6,7 @@ import type { Agent } from "../agent/schema";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import { storedCallArguments, storedError } from "../call/redact";
 import type { ArgumentSeal } from "../call/seal";
-import { CallRequest } from "../call/schema";
+import type { CallRequest } from "../call/schema";
 import type { CallRecord } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, ToolgateError } from "../error";
@@ -22,7 +22,6 @@ import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import type { RoleCache } from "../role/cache";
 import { callFingerprint } from "../tool/canonical";
-import { parseOr } from "../validation";
 import type { GuardStates } from "./caches";
 import { admissionOf, plan } from "./plan";
 import type { Admitted } from "./plan";
@@ -105,8 +104,7 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * the call's start, and the read of its role and the catalog version that proves the cached plan current — and
  * one write of the outcome after it.
  */
-export async function guardedCall(deps: GuardDeps, caller: Agent, input: unknown): Promise<GuardedCallResponse> {
-  const request = parseOr(CallRequest, input, "invalid_request", "The call");
+export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallRequest): Promise<GuardedCallResponse> {
   const started = new Date();
   const callId = createId("call");
   const expiresAt = retentionExpiry(deps.settings, { startedAt: started.toISOString() });

@@ -1,8 +1,8 @@
 import { decide } from "../access/index";
 import type { Access } from "../access/index";
 import type { Executor } from "../executor/schema";
-import { needsConfirmation } from "../policy/index";
-import type { EffectivePolicy } from "../policy/index";
+import { needsConfirmation } from "../policy/rules";
+import type { EffectivePolicy } from "../policy/rules";
 import type { ToolgateError } from "../error";
 import { validateArguments } from "./arguments";
 import { refusal } from "./refusal";

@@ -19,4 +19,8 @@ export async function deliver(db: Db, message: Message): Promise<Message> {
   return message;
 }
 
-export const list = listMessages;
+export async function list(db: Db, agentId: string, limit: number, cursor: string | undefined) {
+  const page = await listMessages(db, agentId, limit, cursor);
+  if (page === "invalid_cursor") throw badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
+  return page;
+}

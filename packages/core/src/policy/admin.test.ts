@@ -4,7 +4,7 @@ import { ToolGroupManager } from "../group/manager";
 import type { CatalogSnapshot } from "../group/catalog";
 import { ToolgateError } from "../error";
 import { policyView } from "./admin";
-import type { PolicyOverride } from "./index";
+import type { PolicyOverride } from "./schema";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 

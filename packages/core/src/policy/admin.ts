@@ -1,12 +1,11 @@
-import { z } from "zod";
 import { notFound } from "../error";
 import type { Db } from "../dynamo/client";
 import { putOverrideItem } from "../dynamo/catalog";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import { ToolPolicy } from "../tool/schema";
 import { parseOr } from "../validation";
-import { effectivePolicy } from "./index";
-import type { PolicyOverride } from "./index";
+import { effectivePolicy } from "./rules";
+import type { PolicyOverride, PolicyPatch } from "./schema";
 
 export type PolicyView = { name: string; group: string; policy: ReturnType<typeof effectivePolicy>; override: PolicyOverride | null };
 
@@ -38,12 +37,9 @@ function writeOverride(db: Db, catalog: Catalog, toolName: string, change: (prev
 const answered = (view: PolicyView, change: PolicyChange) => ({ ...view, change, message: CHANGE_MESSAGES[change] });
 
 /** PUT: the body becomes the whole override policy. */
-export async function setPolicy(db: Db, catalog: Catalog, toolName: string, input: unknown, now: string) {
-  const policy = parseOr(ToolPolicy, input, "invalid_policy", "The policy");
+export async function setPolicy(db: Db, catalog: Catalog, toolName: string, policy: ToolPolicy, now: string) {
   return answered(await writeOverride(db, catalog, toolName, (previous) => ({ ...previous, policy }), now), "replaced");
 }
-
-const PolicyPatch = z.partialRecord(ToolPolicy.keyof(), z.unknown());
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
@@ -62,8 +58,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** PATCH: the body is merged into the current override policy. */
-export async function mergePolicy(db: Db, catalog: Catalog, toolName: string, input: unknown, now: string) {
-  const patch = parseOr(PolicyPatch, input, "invalid_policy", "The policy change");
+export async function mergePolicy(db: Db, catalog: Catalog, toolName: string, patch: PolicyPatch, now: string) {
   const view = await writeOverride(
     db,
     catalog,

@@ -1,25 +1,5 @@
-import type { Agent } from "../agent/schema";
-import type { Role } from "../role/schema";
-import type { ToolDefinition, ToolPolicy } from "../tool/schema";
-
-export type PolicyOverride = { policy?: ToolPolicy; disabled?: boolean; updatedAt: string };
-
-export type EffectivePolicy = ToolPolicy & { disabled: boolean };
-
-/** The definition's `x-toolgate`, overridden field by field by an admin's override. */
-export function effectivePolicy(definition: ToolDefinition, override: PolicyOverride | undefined): EffectivePolicy {
-  return { ...(definition["x-toolgate"] ?? {}), ...(override?.policy ?? {}), disabled: override?.disabled ?? false };
-}
-
-export const needsConfirmation = (policy: ToolPolicy) => policy.dangerous === true || policy.requireConfirmation === true;
-
-/** Why the agent may not use the tool under its policy, or null when it may. */
-export function permissionProblem(policy: ToolPolicy, role: Pick<Role, "name">, agent: Pick<Agent, "department" | "level">): string | null {
-  if (policy.allowedRoles?.length && !policy.allowedRoles.some((name) => name.toLowerCase() === role.name.toLowerCase()))
-    return `only the roles ${policy.allowedRoles.join(", ")} may use it, and this agent's role is "${role.name}"`;
-  if (policy.allowedDepartments?.length && (agent.department === null || !policy.allowedDepartments.includes(agent.department)))
-    return `only agents of the departments ${policy.allowedDepartments.join(", ")} may use it, and this agent's department is ${agent.department === null ? "not set" : `"${agent.department}"`}`;
-  if (policy.minLevel !== undefined && (agent.level === null || agent.level < policy.minLevel))
-    return `it needs level ${policy.minLevel} or above, and this agent's level is ${agent.level === null ? "not set" : agent.level}`;
-  return null;
-}
+export { effectivePolicy, needsConfirmation, permissionProblem } from "./rules";
+export type { EffectivePolicy } from "./rules";
+export { PolicyOverride, PolicyPatch } from "./schema";
+export { mergePolicy, policyView, setDisabled, setPolicy } from "./admin";
+export type { PolicyChange, PolicyView } from "./admin";

@@ -47,8 +47,7 @@ export const ALL_GROUPS_MESSAGE = "The role names no tool groups, so its agents 
 
 const allGroupsNotice = (role: Role) => (usesAllGroups(role) ? { notice: "default_all_tool_groups" as const } : {});
 
-export async function create(db: Db, catalog: Catalog, input: unknown, createdBy: string, now: string): Promise<RoleOutcome> {
-  const parsed = parseOr(RoleInput, input, "invalid_role", "The role");
+export async function create(db: Db, catalog: Catalog, parsed: RoleInput, createdBy: string, now: string): Promise<RoleOutcome> {
   const manager = await catalog.current();
   checkGroupsExist(parsed.toolGroups, manager);
   const role: Role = {
@@ -99,7 +98,7 @@ const versionConflict = (expected: number, current: number) =>
   );
 
 /** A partial update. With a version (If-Match or body) a stale role is a 412; without one, a lost race is tried again. */
-export type RoleUpdate = { id: string; input: unknown; ifMatch: number | undefined; now: string };
+export type RoleUpdate = { id: string; patch: RolePatch; ifMatch: number | undefined; now: string };
 
 /** Updates of one role made in this process wait for each other instead of racing. */
 const updates = new KeyedQueue();
@@ -108,8 +107,7 @@ export function update(db: Db, catalog: Catalog, request: RoleUpdate): Promise<R
   return updates.run(request.id, () => updateRole(db, catalog, request));
 }
 
-async function updateRole(db: Db, catalog: Catalog, { id, input, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
-  const patch = parseOr(RolePatch, input, "invalid_role", "The role update");
+async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
   if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
     throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
   if (id === ROOT_ROLE_ID && patch.toolGroups !== undefined && !isRootGroups(patch.toolGroups))

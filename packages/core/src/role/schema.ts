@@ -33,7 +33,7 @@ export const RoleInput = z.strictObject({
   toolGroups: ToolGroups.optional(),
   llmServiceId: LlmServiceId.optional(),
 });
-export type RoleInput = z.input<typeof RoleInput>;
+export type RoleInput = z.infer<typeof RoleInput>;
 
 export const RolePatch = z.strictObject({
   name: RoleName.optional(),
@@ -42,6 +42,6 @@ export const RolePatch = z.strictObject({
   llmServiceId: LlmServiceId.optional(),
   version: z.number().int().min(1).optional(),
 });
-export type RolePatch = z.input<typeof RolePatch>;
+export type RolePatch = z.infer<typeof RolePatch>;
 
 export const usesAllGroups = (role: Pick<Role, "toolGroups">) => role.toolGroups === null || role.toolGroups.length === 0;

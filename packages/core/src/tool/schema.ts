@@ -54,3 +54,11 @@ export const forAgent = (definition: ToolDefinition): AgentToolDefinition => ({
 });
 
 export const toolName = (definition: ToolDefinition) => definition.function.name;
+
+/** The filters of the tool list: by category and tag from `x-toolgate`, and a text to look for in names and descriptions. */
+export const ToolQuery = z.strictObject({
+  category: z.string().min(1).max(64).optional(),
+  tag: z.string().min(1).max(64).optional(),
+  q: z.string().min(1).max(200).optional(),
+});
+export type ToolQuery = z.infer<typeof ToolQuery>;

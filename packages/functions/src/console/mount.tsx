@@ -4,6 +4,8 @@ import { CLIENT_SCRIPT } from "./client";
 import { ConsoleDocument } from "./pages";
 import type { ConsolePage } from "./pages";
 import { STYLES } from "./styles";
+import { API } from "../routes";
+import { path } from "../http/route";
 
 export const CONSOLE_SECURITY_HEADERS = {
   "Content-Security-Policy": [
@@ -52,8 +54,10 @@ function renderPage(c: Context) {
 
 /** The role console: public HTML, CSS and a small script under /console; all data comes from the JSON API. */
 export function mountConsole<E extends Env>(app: Hono<E>) {
-  for (const path of ["/console", "/console/*"])
-    app.use(path, async (c, next) => {
+  const home = path(API.roles.console.home);
+  const pages = path(API.roles.console.page);
+  for (const route of [home, pages])
+    app.use(route, async (c, next) => {
       await next();
       for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) c.res.headers.set(name, value);
     });
@@ -61,7 +65,7 @@ export function mountConsole<E extends Env>(app: Hono<E>) {
     c.body(CLIENT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }),
   );
   app.get("/console/app.css", (c) => c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" }));
-  app.get("/console", renderPage);
-  app.get("/console/*", renderPage);
+  app.get(home, renderPage);
+  app.get(pages, renderPage);
   return app;
 }

@@ -1,5 +1,5 @@
 import type { EventBridgeEvent } from "aws-lambda";
-import * as Module from "@toolgate/core/module/index";
+import * as Module from "@toolgate/core/module";
 import { toolgate } from "@toolgate/core/toolgate";
 import type { Toolgate } from "@toolgate/core/toolgate";
 

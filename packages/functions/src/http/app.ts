@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { busy, ConditionFailedError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
-import type { Principal } from "./auth";
-
-export type Env = { Variables: { toolgate: Toolgate; principal: Principal } };
+import { API } from "../routes";
+import { method, path } from "./route";
+export type Env = { Variables: { toolgate: Toolgate } };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Ids become DynamoDB keys (at most 1,024 bytes for a sort key); no id toolgate issues comes near this. */
@@ -31,7 +31,7 @@ function errorBody(c: Context, error: ToolgateError) {
 /** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
 export function createApp(getToolgate: () => Toolgate) {
   const app = new Hono<Env>();
-  app.get("/health", async (c) => {
+  app.on(method(API.groups.health.check), path(API.groups.health.check), async (c) => {
     const store = await getToolgate().health.status();
     return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });
   });

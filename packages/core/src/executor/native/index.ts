@@ -9,6 +9,7 @@ import type { Db } from "../../dynamo/client";
 import type { Catalog } from "../../group/catalog";
 import { BUILTIN_GROUPS } from "../../group/builtin";
 import { createId } from "../../id";
+import { parseOr } from "../../validation";
 import * as Message from "../../message/index";
 import * as Role from "../../role/index";
 import { BuiltinParameters } from "../../tool/builtin-parameters";
@@ -48,13 +49,14 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
   register(
     native("create_role", async ({ input, sessionID }) => {
       await checkGrant(sessionID, { kind: "create_role", toolGroups: input.toolGroups ?? null });
-      return jsonResult((await Role.create(db, catalog, input, sessionID, now())).role);
+      const role = parseOr(Role.RoleInput, input, "invalid_role", "The role");
+      return jsonResult((await Role.create(db, catalog, role, sessionID, now())).role);
     }),
   );
   register(
     native("spawn_agent", async ({ input, sessionID }) => {
       await spawnable(sessionID, input.roleId);
-      const { agent } = await Agent.create(db, tokens, input, sessionID, now());
+      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, "invalid_agent", "The agent"), sessionID, now());
       return jsonResult({ agentId: agent.id });
     }),
   );
@@ -62,7 +64,7 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
     native("spawn_agent_with_task", async ({ input, sessionID }) => {
       const { task, ...agentInput } = input;
       await spawnable(sessionID, input.roleId);
-      const { agent } = await Agent.create(db, tokens, agentInput, sessionID, now());
+      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, agentInput, "invalid_agent", "The agent"), sessionID, now());
       const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
       return jsonResult({ agentId: agent.id, messageId: message.messageId });
     }),

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { ToolDefinition, ToolPolicy } from "../tool/schema";
-import { effectivePolicy, needsConfirmation, permissionProblem } from "./index";
-import type { PolicyOverride } from "./index";
+import { effectivePolicy, needsConfirmation, permissionProblem } from "./rules";
+import type { PolicyOverride } from "./schema";
 
 type Subject = { role: string; department: string | null; level: number | null };
 

@@ -1,0 +1,23 @@
+import { notFound } from "../error";
+import type { Group } from "./schema";
+import type { CatalogSnapshot } from "./snapshot";
+
+export { Executor } from "../executor/schema";
+export { BUILTIN_GROUPS, NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
+export { Catalog } from "./catalog";
+export { bindExecutor, MAX_GROUP_BYTES, parseGroupId, registerGroup, unregisterGroup } from "./register";
+export type { Registration, RegisterOutcome } from "./register";
+export { Group, GroupInput, GroupSource } from "./schema";
+export type { GroupSummary } from "./schema";
+export type { CatalogSnapshot } from "./snapshot";
+export { groupView, summarise } from "./views";
+
+export const groupNotFound = (id: string) => notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+
+export function get(snapshot: CatalogSnapshot, id: string): Group {
+  const group = snapshot.manager.getGroup(id);
+  if (!group) throw groupNotFound(id);
+  return group;
+}
+
+export const list = (snapshot: CatalogSnapshot) => snapshot.manager.listGroups();

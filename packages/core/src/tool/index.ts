@@ -1,0 +1,52 @@
+import type { CatalogSnapshot } from "../group/snapshot";
+import { effectivePolicy } from "../policy/rules";
+import type { ToolQuery } from "./schema";
+
+export { forAgent, Name, ToolDefinition, ToolPolicy, ToolQuery } from "./schema";
+export type { AgentToolDefinition } from "./schema";
+export { errorResult, jsonResult, Tool } from "./tool";
+export type { ToolContext, ToolInfo } from "./tool";
+
+export type ToolSummary = { name: string; group: string; description: string; category: string | null; tags: string[]; disabled: boolean };
+
+const UNCATEGORISED = "uncategorised";
+
+/** Every tool of the catalog as the operator sees it, with its effective category, tags and whether it is switched off. */
+function summaries(snapshot: CatalogSnapshot): ToolSummary[] {
+  return snapshot.manager.getAllGroupIds().flatMap((groupId) =>
+    (snapshot.manager.getGroup(groupId)?.tools ?? []).map((definition) => {
+      const policy = effectivePolicy(definition, snapshot.overrides.get(definition.function.name));
+      return {
+        name: definition.function.name,
+        group: groupId,
+        description: definition.function.description,
+        category: policy.category ?? null,
+        tags: policy.tags ?? [],
+        disabled: policy.disabled,
+      };
+    }),
+  );
+}
+
+/** The tools of the catalog, by category and tag (the seed's ToolRegistry.list and findByTag) and by text in name or description (its search). */
+export function list(snapshot: CatalogSnapshot, query: ToolQuery): ToolSummary[] {
+  const text = query.q?.toLowerCase();
+  return summaries(snapshot).filter(
+    (tool) =>
+      (query.category === undefined || tool.category === query.category) &&
+      (query.tag === undefined || tool.tags.includes(query.tag)) &&
+      (text === undefined || tool.name.toLowerCase().includes(text) || tool.description.toLowerCase().includes(text)),
+  );
+}
+
+/** The seed's ToolRegistry.getStats, over the real catalog: how many tools, how many switched off, how many per category. */
+export function stats(snapshot: CatalogSnapshot) {
+  const tools = summaries(snapshot);
+  const perCategory = new Map<string, number>();
+  for (const tool of tools) perCategory.set(tool.category ?? UNCATEGORISED, (perCategory.get(tool.category ?? UNCATEGORISED) ?? 0) + 1);
+  return {
+    totalTools: tools.length,
+    disabledTools: tools.filter((tool) => tool.disabled).length,
+    categories: Object.fromEntries([...perCategory].sort(([a], [b]) => a.localeCompare(b))),
+  };
+}

@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import * as Call from "@toolgate/core/call";
+import { approve, deny, guardedCall, reportResult } from "@toolgate/core/guard";
+import { API } from "../routes";
+import type { Env } from "../http/app";
+import { principalName, requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
+import { method, path } from "../http/route";
+import { json, query } from "../http/validate";
+import { agentFor } from "./agents";
+
+const R = API.execution.calls;
+
+export const calls = new Hono<Env>()
+  .on(method(R.call), path(R.call), requireSelfCached, json(Call.CallRequest, "invalid_request", "The call", { depthJudgedByGuard: true }), async (c) => {
+    const { status, body } = await guardedCall(c.get("toolgate").guard, c.get("agent"), c.req.valid("json"));
+    return c.json(body, status);
+  })
+  .on(method(R.history), path(R.history), requireAdminOrSelf, query(Call.PageQuery), async (c) => {
+    const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    const { limit, cursor } = c.req.valid("query");
+    return c.json(await Call.history(c.get("toolgate").db, agent.id, limit, cursor));
+  })
+  .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => {
+    const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    return c.json(await Call.get(c.get("toolgate").db, agent.id, c.req.param("callId")));
+  })
+  .on(method(R.result), path(R.result), requireSelf, json(Call.ClientResult, "invalid_result", "The tool result"), async (c) =>
+    c.json(await reportResult(c.get("toolgate").guard, c.get("agent").id, c.req.param("callId"), c.req.valid("json"), new Date())),
+  )
+  .on(method(R.approve), path(R.approve), requireAdmin, async (c) =>
+    c.json(await approve(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+  )
+  .on(method(R.deny), path(R.deny), requireAdmin, async (c) =>
+    c.json(await deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+  );

@@ -1,0 +1,30 @@
+import { Hono } from "hono";
+import * as Group from "@toolgate/core/group";
+import { API } from "../routes";
+import type { Env } from "../http/app";
+import { requireAdmin } from "../http/auth";
+import { method, path } from "../http/route";
+import { json } from "../http/validate";
+
+const R = API.groups.groups;
+
+export const groups = new Hono<Env>()
+  .on(method(R.list), path(R.list), requireAdmin, async (c) => c.json({ groups: Group.list(await c.get("toolgate").catalog.snapshot()) }))
+  .on(method(R.get), path(R.get), requireAdmin, async (c) => c.json(Group.groupView(Group.get(await c.get("toolgate").catalog.snapshot(), c.req.param("id")))))
+  .on(method(R.put), path(R.put), requireAdmin, json(Group.GroupInput, "invalid_group_def", "The group definition"), async (c) => {
+    const toolgate = c.get("toolgate");
+    const id = Group.parseGroupId(c.req.param("id"));
+    const outcome = await Group.registerGroup(toolgate.db, toolgate.catalog, id, c.req.valid("json"), { source: "api", now: toolgate.now() });
+    const body = Group.groupView(outcome.group);
+    if (outcome.warning) return c.json({ ...body, warning: outcome.warning, message: `The group "${id}" already existed and has been replaced.` }, 200);
+    return c.json(body, 201);
+  })
+  .on(method(R.bindExecutor), path(R.bindExecutor), requireAdmin, json(Group.Executor, "invalid_executor", "The executor"), async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(Group.groupView(await Group.bindExecutor(toolgate.db, toolgate.catalog, c.req.param("id"), c.req.valid("json"), toolgate.now())));
+  })
+  .on(method(R.remove), path(R.remove), requireAdmin, async (c) => {
+    const { db, catalog } = c.get("toolgate");
+    await Group.unregisterGroup(db, catalog, c.req.param("id"));
+    return c.body(null, 204);
+  });

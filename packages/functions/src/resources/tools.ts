@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import * as Policy from "@toolgate/core/policy";
+import * as Tool from "@toolgate/core/tool";
+import { API } from "../routes";
+import type { Env } from "../http/app";
+import { requireAdmin } from "../http/auth";
+import { method, path } from "../http/route";
+import { json, query } from "../http/validate";
+
+const R = API.groups.tools;
+
+export const tools = new Hono<Env>()
+  .on(method(R.list), path(R.list), requireAdmin, query(Tool.ToolQuery), async (c) =>
+    c.json({ tools: Tool.list(await c.get("toolgate").catalog.snapshot(), c.req.valid("query")) }),
+  )
+  .on(method(R.stats), path(R.stats), requireAdmin, async (c) => c.json(Tool.stats(await c.get("toolgate").catalog.snapshot())))
+  .on(method(R.get), path(R.get), requireAdmin, async (c) => {
+    const snapshot = await c.get("toolgate").catalog.snapshot();
+    const view = Policy.policyView(snapshot, c.req.param("name"));
+    return c.json({ ...view, definition: snapshot.manager.findTool(view.name)!.definition });
+  })
+  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Tool.ToolPolicy, "invalid_policy", "The policy"), async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await Policy.setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
+  })
+  .on(method(R.patchPolicy), path(R.patchPolicy), requireAdmin, json(Policy.PolicyPatch, "invalid_policy", "The policy change"), async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await Policy.mergePolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
+  })
+  .on(method(R.disable), path(R.disable), requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, c.req.param("name"), true, toolgate.now()));
+  })
+  .on(method(R.enable), path(R.enable), requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, c.req.param("name"), false, toolgate.now()));
+  });
