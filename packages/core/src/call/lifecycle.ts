@@ -1,12 +1,7 @@
 import type { ToolResult } from "../executor/schema";
-import type { CallRecord, CallStatus } from "./schema";
+import type { CallRecord, CallStatus, Transition } from "./schema";
 
-/**
- * A call's life, as data: every change of a call record is one of these transitions, from the status it must
- * still have (null: the record is new) to the next record. Storage applies a transition only if the record is
- * still `from`, so two writers (an approval and cleanup, two approvals) never both win.
- */
-export type Transition = { from: CallStatus | null; to: CallRecord };
+export type { Transition };
 
 /** Statuses that wait on something (the tool, an admin, the agent's runtime) until a deadline cleanup enforces. */
 export const PENDING_STATUSES = ["running", "awaiting_confirmation", "authorized"] as const satisfies readonly CallStatus[];

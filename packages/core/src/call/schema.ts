@@ -62,3 +62,9 @@ export const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
   cursor: z.string().min(1).max(2048).optional(),
 });
+
+/**
+ * A call's life, as data: every change of a call record is a transition from the status it must still have
+ * (null: the record is new) to the next record. Storage applies one only if the record is still `from`.
+ */
+export type Transition = { from: CallStatus | null; to: CallRecord };

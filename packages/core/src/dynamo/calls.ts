@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Transition } from "../call/lifecycle";
 import { CallRecord } from "../call/schema";
+import type { Transition } from "../call/schema";
 import type { Db } from "./client";
 import { expiryIndex, Keys, runningIndex } from "./keys";
 import { queryPartitionPage } from "./query";

@@ -1,6 +1,6 @@
 import type { Db } from "../dynamo/client";
 import { readCatalogItems, readCatalogVersion } from "../dynamo/catalog";
-import type { CatalogSnapshot, Decide } from "./snapshot";
+import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
 import { CatalogWriter } from "./writer";
@@ -11,7 +11,7 @@ export type { CatalogChange, CatalogSnapshot, Decide } from "./snapshot";
  * The per-process catalog cache. A warm read costs one GetItem of the version item; the groups are
  * queried again only when another process moved the version on (this process's own writes move the cache on).
  */
-export class Catalog {
+export class Catalog implements CatalogCache {
   private cached: CatalogSnapshot | undefined;
   private loading: Promise<CatalogSnapshot> | undefined;
   private readonly writer: CatalogWriter;

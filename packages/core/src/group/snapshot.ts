@@ -25,3 +25,11 @@ export function evolve(snapshot: CatalogSnapshot, effects: readonly CatalogEffec
   }
   return { version, manager, overrides };
 }
+
+/** What the catalog writer needs of the per-process catalog cache. */
+export interface CatalogCache {
+  snapshot(): Promise<CatalogSnapshot>;
+  /** The snapshot this process's own write moved the catalog to. */
+  wrote(snapshot: CatalogSnapshot): void;
+  invalidate(): void;
+}

@@ -4,9 +4,8 @@ import { busy, ConditionFailedError, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { itemBytes, itemKey, MAX_CATALOG_BYTES, MAX_CATALOG_ITEMS, writeCatalog } from "../dynamo/catalog";
 import type { CatalogItem } from "../dynamo/catalog";
-import type { Catalog } from "./catalog";
 import { evolve } from "./snapshot";
-import type { CatalogSnapshot, Decide } from "./snapshot";
+import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 
 type Pending = {
   decide: Decide<unknown>;
@@ -37,7 +36,7 @@ export class CatalogWriter {
 
   constructor(
     private readonly db: Db,
-    private readonly catalog: Catalog,
+    private readonly catalog: CatalogCache,
   ) {}
 
   submit<T>(decide: Decide<T>): Promise<T> {

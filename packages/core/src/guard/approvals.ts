@@ -9,7 +9,7 @@ import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
-import type { GuardDeps } from "./index";
+import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";

@@ -1,53 +1,36 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { loadView, viewFrom } from "../access/index";
 import type { View } from "../access/index";
-import type { AgentCache } from "../agent/cache";
 import type { Agent } from "../agent/schema";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import { storedCallArguments, storedError } from "../call/redact";
-import type { ArgumentSeal } from "../call/seal";
-import type { CallRequest } from "../call/schema";
-import type { CallRecord } from "../call/schema";
+import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, ToolgateError } from "../error";
 import { keepPendingCall, putCall } from "../dynamo/calls";
-import type { Db } from "../dynamo/client";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
-import type { Natives } from "../executor/index";
-import type { Catalog } from "../group/catalog";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
-import type { RoleCache } from "../role/cache";
 import { callFingerprint } from "../tool/canonical";
-import type { GuardStates } from "./caches";
+import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
 import type { Admitted } from "./plan";
 import { refusal } from "./refusal";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
-import type { GuardSettings } from "./settings";
 import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
+export type { GuardDeps } from "./deps";
 export type { ApprovalOutcome } from "./approvals";
 export { DEFAULT_GUARD_SETTINGS } from "./settings";
 export type { GuardSettings } from "./settings";
 export { GuardStates } from "./caches";
 export type { RunOutcome } from "./run";
 
-export type GuardDeps = {
-  db: Db;
-  catalog: Catalog;
-  roles: RoleCache;
-  agents: AgentCache;
-  states: GuardStates;
-  natives: Natives;
-  settings: GuardSettings;
-  seal: ArgumentSeal;
-};
 
 export type GuardedCallResponse =
   | { status: 200; body: RunOutcome }

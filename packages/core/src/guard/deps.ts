@@ -1,0 +1,20 @@
+import type { AgentCache } from "../agent/cache";
+import type { ArgumentSeal } from "../call/seal";
+import type { Db } from "../dynamo/client";
+import type { Natives } from "../executor/index";
+import type { Catalog } from "../group/catalog";
+import type { RoleCache } from "../role/cache";
+import type { GuardStates } from "./caches";
+import type { GuardSettings } from "./settings";
+
+/** What the guard works with: the storage boundary, the per-process caches, the native tools, settings and the argument seal. */
+export type GuardDeps = {
+  db: Db;
+  catalog: Catalog;
+  roles: RoleCache;
+  agents: AgentCache;
+  states: GuardStates;
+  natives: Natives;
+  settings: GuardSettings;
+  seal: ArgumentSeal;
+};
