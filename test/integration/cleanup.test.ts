@@ -166,3 +166,28 @@ test("cleanup - a real call whose executor never answers is timed out once past 
     executor.respond({ body: { content: "done" } });
   }
 });
+
+test("call records - a settled call leaves the index of waiting calls, so its settle costs one index delete and nothing more", async () => {
+  executor.respond({ body: { content: "done" } });
+  const { toolgate, request, name, agent } = await setup();
+  const completed = await request("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: name } });
+  expect(completed.status).toBe(200);
+  const item = await rawItem(toolgate, { pk: `AGENT#${agent.agent.id}`, sk: `CALL#${completed.body.callId}` });
+  expect(item).toMatchObject({ call: { status: "completed" }, expiresAt: expect.any(Number) });
+  expect(item?.gsi1pk).toBeUndefined();
+  expect(item?.gsi1sk).toBeUndefined();
+});
+
+test("cleanup - where the store applies TTL itself (AWS), cleanup sweeps nothing: TTL deletes expired records", async () => {
+  executor.respond({ body: { content: "late" }, delayMs: 2_000 });
+  const withTtl = await testToolgate({ expiresByTtl: true, defaultTimeoutMs: 100 });
+  const request = api(withTtl);
+  const group = unique("exec");
+  const name = unique("work");
+  await putGroup(request, group, { description: "x", executor: { type: "http", url: executor.url }, tools: [tool(name)] });
+  const agent = await agentWithGroups(request, [group]);
+  expect((await request("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: name } })).status).toBe(504);
+  const report = await withTtl.cleanup(new Date(Date.now() + 3650 * DAY_MS));
+  expect(report.deleted).toBe(0);
+  expect((await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls).toHaveLength(1);
+});

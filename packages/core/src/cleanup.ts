@@ -24,6 +24,7 @@ async function settleLapsedCalls(db: Db, now: Date): Promise<number> {
 }
 
 async function deleteExpired(db: Db, now: Date): Promise<number> {
+  if (db.expiresByTtl) return 0;
   let deleted = 0;
   for await (const items of expiredItems(db, Math.floor(now.getTime() / 1000))) {
     await deleteItems(db, items);
@@ -32,7 +33,7 @@ async function deleteExpired(db: Db, now: Date): Promise<number> {
   return deleted;
 }
 
-/** Settles calls stuck past their deadline, then deletes what has expired (DynamoDB Local never applies TTL; on AWS this is a backstop). */
+/** Settles calls stuck past their deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired. */
 export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
   const settled = await settleLapsedCalls(db, now);
   const deleted = await deleteExpired(db, now);

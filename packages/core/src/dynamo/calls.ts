@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
 import type { Db } from "./client";
-import { expiryIndex, Keys, runningIndex } from "./keys";
+import { Keys, runningIndex } from "./keys";
 import { queryPartitionPage } from "./query";
 import { attempt } from "./write";
 
@@ -11,33 +11,34 @@ const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation
 /** Rounded up, so cleanup never settles a call before its deadline. */
 const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
-/** A waiting call is found by cleanup through its deadline; any other through its expiry. */
-function indexFor(record: CallRecord, pk: string, expiresAt: number) {
-  if (PENDING.has(record.status) && record.deadline) return runningIndex(pk, epochSeconds(record.deadline));
-  return expiryIndex(pk, expiresAt);
-}
+/** A waiting call is found by cleanup through its deadline; a settled one is in no index (fewer index writes per call). */
+const indexFor = (record: CallRecord, pk: string) =>
+  PENDING.has(record.status) && record.deadline ? runningIndex(pk, epochSeconds(record.deadline)) : undefined;
 
 export const callItem = (record: CallRecord, expiresAt: number) => {
   const key = Keys.call(record.agentId, record.callId);
-  return { ...key, ...indexFor(record, key.pk, expiresAt), expiresAt, call: record };
+  return { ...key, ...indexFor(record, key.pk), expiresAt, call: record };
 };
 
 export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallRecord | undefined } | { kind: "contention" };
 
 /** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
 export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
-  const item = callItem(to, expiresAt);
+  const key = Keys.call(to.agentId, to.callId);
+  const index = indexFor(to, key.pk);
   const outcome = await attempt(() =>
     from === null
-      ? db.doc.send(new PutCommand({ TableName: db.table, Item: item, ConditionExpression: "attribute_not_exists(pk)" }))
+      ? db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(to, expiresAt), ConditionExpression: "attribute_not_exists(pk)" }))
       : db.doc.send(
           new UpdateCommand({
             TableName: db.table,
-            Key: Keys.call(to.agentId, to.callId),
-            UpdateExpression: "SET #call = :call, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, expiresAt = :expiresAt",
+            Key: key,
+            UpdateExpression: index
+              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk"
+              : "SET #call = :call, expiresAt = :expiresAt REMOVE gsi1pk, gsi1sk",
             ConditionExpression: "#call.#status = :from",
             ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-            ExpressionAttributeValues: { ":call": to, ":from": from, ":gsi1pk": item.gsi1pk, ":gsi1sk": item.gsi1sk, ":expiresAt": expiresAt },
+            ExpressionAttributeValues: { ":call": to, ":from": from, ":expiresAt": expiresAt, ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}) },
             ReturnValuesOnConditionCheckFailure: "ALL_OLD",
           }),
         ),
@@ -69,7 +70,7 @@ export type PendingCall = { agentId: string; sealed?: string; legacyArguments?: 
 
 export const pendingCallItem = (db: Db, callId: string, agentId: string, sealed: string, expiresAt: number) => {
   const key = Keys.callRef(callId);
-  return { TableName: db.table, Item: { ...key, ...expiryIndex(key.pk, expiresAt), agentId, sealed, expiresAt } };
+  return { TableName: db.table, Item: { ...key, agentId, sealed, expiresAt } };
 };
 
 export async function keepPendingCall(db: Db, callId: string, agentId: string, sealed: string, expiresAt: number): Promise<void> {

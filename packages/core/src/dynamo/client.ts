@@ -9,6 +9,8 @@ export type Db = {
   table: string;
   /** How long a write that keeps losing races is retried before the caller gets 503 busy. */
   contentionDeadlineMs: number;
+  /** Whether the store deletes expired items itself (DynamoDB's TTL); DynamoDB Local does not, so cleanup sweeps them. */
+  expiresByTtl: boolean;
 };
 
 export type DbOptions = {
@@ -19,6 +21,7 @@ export type DbOptions = {
   requestTimeoutMs?: number;
   maxAttempts?: number;
   contentionDeadlineMs?: number;
+  expiresByTtl?: boolean;
   /** Called once per DynamoDB request actually sent (a round trip), with the operation name. */
   onRoundTrip?: (operation: string) => void;
 };
@@ -64,5 +67,11 @@ export function createDb(options: DbOptions): Db {
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-  return { doc, client, table: options.table, contentionDeadlineMs: options.contentionDeadlineMs ?? DEFAULT_STORE_SETTINGS.contentionDeadlineMs };
+  return {
+    doc,
+    client,
+    table: options.table,
+    contentionDeadlineMs: options.contentionDeadlineMs ?? DEFAULT_STORE_SETTINGS.contentionDeadlineMs,
+    expiresByTtl: options.expiresByTtl ?? !local,
+  };
 }

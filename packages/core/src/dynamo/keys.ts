@@ -24,27 +24,23 @@ export const Index = {
   roles: { gsi1pk: "ROLES" },
 };
 
-const EXPIRY_SHARDS = 4;
-export const EXPIRES_PREFIX = "EXPIRES#";
+const RUNNING_SHARDS = 4;
 export const RUNNING_PREFIX = "RUNNING#";
 
-export const shardsOf = (prefix: string) =>
-  Array.from({ length: EXPIRY_SHARDS }, (_, shard) => `${prefix}${shard}`);
+export const shardsOf = (prefix: string) => Array.from({ length: RUNNING_SHARDS }, (_, shard) => `${prefix}${shard}`);
 
 function shardFor(key: string) {
   let hash = 0;
   for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) >>> 0;
-  return hash % EXPIRY_SHARDS;
+  return hash % RUNNING_SHARDS;
 }
 
 const sortableEpoch = (epochSeconds: number) => String(Math.floor(epochSeconds)).padStart(12, "0");
 
-/** Sparse index entries that let cleanup find expired items with a Query (DynamoDB Local never applies TTL). */
-export const expiryIndex = (pk: string, expiresAt: number) => ({
-  gsi1pk: `${EXPIRES_PREFIX}${shardFor(pk)}`,
-  gsi1sk: `${sortableEpoch(expiresAt)}#${pk}`,
-});
-
+/**
+ * A sparse index entry for a call that waits on something until a deadline, so cleanup finds lapsed calls with a
+ * Query. Only waiting calls are indexed: a settled call leaves the index (expiry is TTL's job, or the local sweep's).
+ */
 export const runningIndex = (pk: string, deadline: number) => ({
   gsi1pk: `${RUNNING_PREFIX}${shardFor(pk)}`,
   gsi1sk: `${sortableEpoch(deadline)}#${pk}`,

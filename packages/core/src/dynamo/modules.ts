@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ModuleState } from "../module/schema";
 import type { TransactItem } from "./catalog";
 import type { Db } from "./client";
-import { expiryIndex, Index, Keys } from "./keys";
+import { Index, Keys } from "./keys";
 import { queryAll } from "./query";
 import { attempt } from "./write";
 
@@ -38,7 +38,7 @@ export function moduleEventItems(db: Db, state: ModuleState, eventId: string, no
     {
       Put: {
         TableName: db.table,
-        Item: { ...eventKey, ...expiryIndex(eventKey.pk, expiresAt), expiresAt, module: state.module, version: state.version },
+        Item: { ...eventKey, expiresAt, module: state.module, version: state.version },
         ConditionExpression: "attribute_not_exists(pk)",
       },
     },
