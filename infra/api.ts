@@ -1,4 +1,5 @@
 import { ROUTES, type ApiFunctionName } from "../packages/functions/src/routes";
+import { FUNCTION_DEFAULTS } from "./defaults";
 import { adminToken, signingKey } from "./secret";
 import { table } from "./storage";
 
@@ -19,9 +20,8 @@ for (const group of Object.keys(functions) as ApiFunctionName[]) {
 
 function apiFunction(name: string, handler: string, timeout: `${number} seconds`) {
   return new sst.aws.Function(name, {
+    ...FUNCTION_DEFAULTS,
     handler,
-    runtime: "nodejs24.x",
-    memory: "512 MB",
     timeout,
     link: [table, adminToken, signingKey],
   });

@@ -1,4 +1,5 @@
 import { MODULE_EVENTS_PATTERN } from "../packages/core/src/module/events";
+import { FUNCTION_DEFAULTS } from "./defaults";
 import { adminToken, signingKey } from "./secret";
 import { table } from "./storage";
 
@@ -7,6 +8,7 @@ export const bus = new sst.aws.Bus("Bus");
 bus.subscribe(
   "ModuleEvents",
   {
+    ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/event/modules.handler",
     link: [table, adminToken, signingKey],
     timeout: "30 seconds",

@@ -1,8 +1,10 @@
+import { FUNCTION_DEFAULTS } from "./defaults";
 import { table } from "./storage";
 
 new sst.aws.CronV2("Cleanup", {
   schedule: "rate(1 hour)",
   function: {
+    ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/cron/cleanup.handler",
     link: [table],
     timeout: "5 minutes",

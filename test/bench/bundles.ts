@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import type { BuildOptions, Metafile } from "esbuild";
+import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { percentile } from "./support";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,7 +24,7 @@ type HandlerName = keyof typeof HANDLERS;
 
 // How SST builds a Node function for deployment: esbuild.BuildOptions in Runtime.Build, pkg/runtime/node/build.go of
 // github.com/sst/sst (the CLI), given the function's `nodejs` properties from .sst/platform/src/components/aws/function.ts
-// (format "esm" by default; minify, sourcemap and splitting only when set; infra/ sets none of them).
+// (format "esm" by default; minify, sourcemap and splitting only when set: infra/defaults.ts sets minify).
 const SST_FORCE_EXTERNAL = ["sharp", "pg-native"];
 const SST_ESM_BANNER = [
   `import { createRequire as topLevelCreateRequire } from 'module';`,
@@ -83,7 +84,7 @@ process.stdout.write(JSON.stringify({ ms, connects, handler: typeof module.handl
 `;
 
 type Printer = { out: (name: string, value: string | number) => void; note: (text: string) => void };
-type Bundle = { name: HandlerName; file: string; bytes: number; minifiedBytes: number; metafile: Metafile };
+type Bundle = { name: HandlerName; file: string; bytes: number; metafile: Metafile };
 
 async function initMs(bundle: Bundle): Promise<number> {
   const samples: number[] = [];
@@ -125,14 +126,12 @@ export async function benchBundles({ out, note }: Printer): Promise<void> {
     for (const [name, source] of Object.entries(HANDLERS) as Array<[HandlerName, string]>) {
       const entry = join(ROOT, source);
       const file = join(dir, `${name}.mjs`);
-      const { metafile } = await build(sstBuildOptions(entry, file));
-      const minifiedFile = join(dir, `${name}.min.mjs`);
-      await build(sstBuildOptions(entry, minifiedFile, true));
-      bundles.push({ name, file, bytes: (await stat(file)).size, minifiedBytes: (await stat(minifiedFile)).size, metafile: metafile! });
+      const { metafile } = await build(sstBuildOptions(entry, file, FUNCTION_DEFAULTS.nodejs.minify));
+      bundles.push({ name, file, bytes: (await stat(file)).size, metafile: metafile! });
     }
     for (const bundle of bundles) out(`bundle_kib_${bundle.name}`, kib(bundle.bytes));
     for (const bundle of bundles) out(`init_ms_${bundle.name}`, (await initMs(bundle)).toFixed(1));
-    note(`bundles as SST builds them (esm, esnext, node, unminified); with nodejs.minify: ${bundles.map((b) => `${b.name} ${kib(b.minifiedBytes)}`).join(", ")} KiB`);
+    note(`bundles as SST builds them with infra/defaults.ts (esm, esnext, node, minify ${FUNCTION_DEFAULTS.nodejs.minify})`);
     note(`init_ms: median of ${INIT_RUNS} fresh node ${process.version} processes, await import(bundle) alone, no socket opened`);
     const largest = bundles.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const inputs = largestInputs(largest);

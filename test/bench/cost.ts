@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
+import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 
 // AWS on-demand prices, us-east-1.
 // DynamoDB on-demand, standard table class: https://aws.amazon.com/dynamodb/pricing/on-demand/
 export const DYNAMODB_DOLLARS_PER_MILLION_WRITE_UNITS = 0.625;
 export const DYNAMODB_DOLLARS_PER_MILLION_READ_UNITS = 0.125;
-// Lambda, x86_64 (SST's default architecture): https://aws.amazon.com/lambda/pricing/
+// Lambda: https://aws.amazon.com/lambda/pricing/
 export const LAMBDA_DOLLARS_PER_MILLION_REQUESTS = 0.2;
-export const LAMBDA_DOLLARS_PER_GB_SECOND = 0.0000166667;
+export const LAMBDA_DOLLARS_PER_GB_SECOND = { x86_64: 0.0000166667, arm64: 0.0000133334 } as const;
 export const LAMBDA_BILLING_GRANULARITY_MS = 1;
 const LAMBDA_MB_PER_GB = 1024;
 // API Gateway HTTP API, first 300 million requests a month: https://aws.amazon.com/api-gateway/pricing/
@@ -15,15 +15,8 @@ export const HTTP_API_DOLLARS_PER_MILLION_REQUESTS = 1.0;
 export const AGENTCORE_GATEWAY_DOLLARS_PER_THOUSAND_INVOCATIONS = 0.005;
 export const PEER_DOLLARS_PER_MILLION_CALLS = AGENTCORE_GATEWAY_DOLLARS_PER_THOUSAND_INVOCATIONS * 1_000;
 
-/** Where the API functions' memory is configured. */
-const API_INFRA = new URL("../../infra/api.ts", import.meta.url);
-
-/** The API functions' memory, as infra/api.ts sets it (`memory: "512 MB"`). */
-export function apiFunctionMemoryMb(): number {
-  const match = /memory:\s*"(\d+)\s*MB"/.exec(readFileSync(API_INFRA, "utf8"));
-  if (!match) throw new Error(`no memory: "<n> MB" in ${API_INFRA.pathname}`);
-  return Number(match[1]);
-}
+/** The functions' memory, as infra/defaults.ts configures every function. */
+export const apiFunctionMemoryMb = () => Number(FUNCTION_DEFAULTS.memory.replace(/\s*MB$/, ""));
 
 export type Dollars = { dynamodb: number; lambda: number; api: number; total: number };
 
@@ -36,7 +29,7 @@ export function dollarsPerMillion(usage: { writeUnits: number; readUnits: number
   const billedMs = usage.appMs.map((ms) => Math.ceil(ms / LAMBDA_BILLING_GRANULARITY_MS) * LAMBDA_BILLING_GRANULARITY_MS);
   const meanSeconds = billedMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, billedMs.length) / 1000;
   const gbSeconds = (apiFunctionMemoryMb() / LAMBDA_MB_PER_GB) * meanSeconds;
-  const lambda = LAMBDA_DOLLARS_PER_MILLION_REQUESTS + gbSeconds * LAMBDA_DOLLARS_PER_GB_SECOND * 1_000_000;
+  const lambda = LAMBDA_DOLLARS_PER_MILLION_REQUESTS + gbSeconds * LAMBDA_DOLLARS_PER_GB_SECOND[FUNCTION_DEFAULTS.architecture] * 1_000_000;
   const api = HTTP_API_DOLLARS_PER_MILLION_REQUESTS;
   return { dynamodb, lambda, api, total: dynamodb + lambda + api };
 }

@@ -5,7 +5,6 @@ import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
-import { Hono } from "hono";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { putGroupItem, writeCatalog } from "../../packages/core/src/dynamo/catalog";
 import { Group } from "@toolgate/core/group";
@@ -16,11 +15,13 @@ import { ROUTES } from "@toolgate/functions/routes";
 import { startDynamoLocal } from "@toolgate/local/dynamo-local";
 import type { DynamoLocal } from "@toolgate/local/dynamo-local";
 import { ensureTable } from "@toolgate/local/local-table";
-import { createRouter } from "@toolgate/local/router";
+import { routedFetch } from "@toolgate/local/router";
 import { collectGarbage, httpClient, mb, mean, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
 import type { HttpClient } from "./support";
 import { estimateCall } from "./aws-units";
+import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { benchBundles } from "./bundles";
+import { benchExecutorClient } from "./executor-client";
 import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
 import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
@@ -196,6 +197,10 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("dynamodb_floor_p99_ms", ms(percentile(floorMs, 99)));
   out("guard_overhead_vs_floor", ((percentile(guardedMs, 50) - percentile(directMs, 50)) / percentile(floorMs, 50)).toFixed(2));
   out("dynamodb_floor_operations", floor.operations);
+  // The same ratio inside the app, without the client's HTTP hop to toolgate (which the floor does not make).
+  const inAppOverhead = percentile(guardedAppMs, 50) - percentile(directMs, 50);
+  out("guard_overhead_in_app_p50_ms", ms(inAppOverhead));
+  out("guard_overhead_in_app_vs_floor", (inAppOverhead / percentile(floorMs, 50)).toFixed(2));
   note(
     `floor: each guarded call's DynamoDB requests replayed right after it with the SDK's document client on its own client ` +
       `("+" = concurrent), writes moved to FLOOR# partitions (${await floor.removeItems()} floor items removed after)`,
@@ -209,6 +214,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
       `and after, as written or for an update as stored after the call; index writes at 1 per KB): ${callUnits.breakdown}`,
   );
   note(`measured calls took ${(measureMs / 1000).toFixed(1)} s`);
+  await benchExecutorClient(`${executor.url}/run`, out);
 
   // --- visible tools for the bench agent, warm ---
   const visible = await measureVisibleTools(api, stack, agent.id, token, VISIBLE_WARMUP, VISIBLE_MEASURED);
@@ -230,7 +236,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   printDollars("dollars_per_million_visible_tools_reads", dollarsPerMillion({ ...readUnits, appMs: visible.appMs }));
   out("peer_dollars_per_million_calls", dollars(PEER_DOLLARS_PER_MILLION_CALLS));
   note(
-    `dollars: AWS on-demand, us-east-1; DynamoDB from the _aws units; Lambda ${apiFunctionMemoryMb()} MB x86_64 billed for the time in the app rounded up to 1 ms ` +
+    `dollars: AWS on-demand, us-east-1; DynamoDB from the _aws units; Lambda ${apiFunctionMemoryMb()} MB ${FUNCTION_DEFAULTS.architecture} billed for the time in the app rounded up to 1 ms ` +
       `(mean ${mean(guardedAppMs.map(Math.ceil)).toFixed(1)} ms per call, ${mean(visible.appMs.map(Math.ceil)).toFixed(1)} ms per read, ` +
       `DynamoDB Local's latency standing in for DynamoDB's); peer: AgentCore Gateway at $0.005 per 1,000 tool invocations`,
   );
@@ -342,23 +348,20 @@ function bigGroup(index: number, now: string) {
 
 /** The three API functions behind one server, routed as API Gateway routes them (as packages/local/src/stack.ts does). */
 async function serveApps(toolgate: Toolgate, cleanups: Array<() => Promise<unknown> | unknown>, serverMs: number[]): Promise<string> {
-  const route = createRouter([
+  const routed = routedFetch([
     { routes: ROUTES.groups, app: groupsApp(() => toolgate) },
     { routes: ROUTES.roles, app: rolesApp(() => toolgate) },
     { routes: ROUTES.execution, app: executionApp(() => toolgate) },
   ]);
-  const root = new Hono();
-  root.all("*", async (c) => {
-    const target = route(c.req.method, c.req.path);
-    if (!target) return c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404);
-    // Time inside the app (handler and body serialisation), without the socket write: a diagnostic split only.
+  // Time inside the app (handler and body serialisation), without the socket write: a diagnostic split only.
+  const fetch = async (request: Request) => {
     const started = performance.now();
-    const response = await target.fetch(c.req.raw);
+    const response = await routed(request);
     serverMs.push(performance.now() - started);
     return response;
-  });
+  };
   const server = await new Promise<ServerType>((ready, fail) => {
-    const started = serve({ fetch: root.fetch, port: 0, hostname: "127.0.0.1" }, () => ready(started));
+    const started = serve({ fetch, port: 0, hostname: "127.0.0.1" }, () => ready(started));
     started.once("error", fail);
   });
   cleanups.push(

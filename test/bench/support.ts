@@ -120,16 +120,18 @@ export class RoundTrips {
   }
 }
 
-/** Adds up the wall time of DynamoDB requests (each attempt, as sent), so a guarded call's time can be split. */
+/** Adds up the wall time during which at least one DynamoDB request was in flight, so concurrent requests count once. */
 export function timeDynamo(client: { middlewareStack: { add: (...args: any[]) => void } }) {
   const timer = { totalMs: 0 };
+  let inFlight = 0;
+  let since = 0;
   client.middlewareStack.add(
     (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
-      const started = performance.now();
+      if (inFlight++ === 0) since = performance.now();
       try {
         return await next(args);
       } finally {
-        timer.totalMs += performance.now() - started;
+        if (--inFlight === 0) timer.totalMs += performance.now() - since;
       }
     },
     { step: "finalizeRequest", name: "benchDynamoTimer" },

@@ -268,3 +268,23 @@ test("catalog - a second instance on the same table sees groups registered and r
   expect((await other("GET", `/groups/${id}`)).status).toBe(404);
   expect((await other("GET", `/tools/${name}`)).status).toBe(404);
 });
+
+test("PUT /groups/:id - a tool whose parameters are not a valid JSON Schema is 400 invalid_group_def naming it, and nothing is stored", async () => {
+  const id = unique("badschema");
+  const response = await request("PUT", `/groups/${id}`, {
+    body: { description: "x", tools: [tool(unique("fine")), tool(unique("broken"), "Broken.", { type: "object", properties: { x: { type: "bogus" } } })] },
+  });
+  expect(response.status).toBe(400);
+  expect(response.body).toMatchObject({ error: "invalid_group_def", details: [{ path: "tools.1.function.parameters", message: "is not a valid JSON Schema" }] });
+  expect((await request("GET", `/groups/${id}`)).status).toBe(404);
+});
+
+test("module.loaded - a tool whose parameters are not a valid JSON Schema is rejected with invalid_group_def", async () => {
+  const module = unique("badschema_mod");
+  const outcome = await handleModuleEvent(
+    toolgate,
+    moduleEvent("module.loaded", { module, version: 1, description: "x", tools: [tool(unique("broken"), "Broken.", { type: "object", required: "x" })] }),
+  );
+  expect(outcome).toMatchObject({ outcome: "rejected", reason: { error: "invalid_group_def", details: [{ path: "tools.0.function.parameters" }] } });
+  expect((await request("GET", `/modules/${module}`)).body).toMatchObject({ status: "rejected" });
+});

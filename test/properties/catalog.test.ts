@@ -4,7 +4,7 @@ import { expect, test } from "vitest";
 import { decide, visibleTools } from "@toolgate/core/access";
 import type { Access } from "@toolgate/core/access";
 import { ToolgateError } from "@toolgate/core/error";
-import { BUILTIN_GROUPS, RESERVED_GROUP_IDS } from "@toolgate/core/group";
+import { builtinGroups, RESERVED_GROUP_IDS } from "@toolgate/core/group";
 import type { GroupInput } from "@toolgate/core/group";
 import { ToolGroupManager } from "../../packages/core/src/group/manager";
 import { parseGroupId, planRegistration } from "../../packages/core/src/group/register";
@@ -16,8 +16,8 @@ const NUM_RUNS = 100;
 const NOW = "2024-01-01T00:00:00.000Z";
 
 const RESERVED = new Set<string>(RESERVED_GROUP_IDS);
-const BUILTIN_TOOL_NAMES = new Set(BUILTIN_GROUPS.flatMap((group) => group.tools.map((tool) => tool.function.name.toLowerCase())));
-const ORG_MANAGEMENT_TOOLS = BUILTIN_GROUPS.find((group) => group.id === "org_management")!.tools.map((tool) => tool.function.name);
+const BUILTIN_TOOL_NAMES = new Set(builtinGroups().flatMap((group) => group.tools.map((tool) => tool.function.name.toLowerCase())));
+const ORG_MANAGEMENT_TOOLS = builtinGroups().find((group) => group.id === "org_management")!.tools.map((tool) => tool.function.name);
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const nameArb = fc.oneof({ arbitrary: fc.stringMatching(NAME), weight: 5 }, { arbitrary: fc.stringMatching(NAME, { size: "max" }), weight: 1 });
@@ -73,7 +73,7 @@ const toolNames = (spec: GroupSpec) => spec.input.tools.map((tool) => tool.funct
 
 function builtinManager(): ToolGroupManager {
   const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
-  for (const builtin of BUILTIN_GROUPS) {
+  for (const builtin of builtinGroups()) {
     const { group } = planRegistration(manager, builtin.id, { description: builtin.description, tools: builtin.tools }, { source: "builtin", now: NOW });
     expect(manager.registerGroup(group)).toMatchObject({ ok: true });
   }
@@ -295,7 +295,7 @@ test("query completeness", () => {
       const summaries = manager.listGroups();
 
       const expected = [
-        ...BUILTIN_GROUPS.map((builtin) => ({ id: builtin.id, description: builtin.description, tools: builtin.tools.map((t) => t.function.name), reserved: true })),
+        ...builtinGroups().map((builtin) => ({ id: builtin.id, description: builtin.description, tools: builtin.tools.map((t) => t.function.name), reserved: true })),
         ...specs.map((spec) => ({ id: spec.id, description: spec.input.description.trim(), tools: toolNames(spec), reserved: false })),
       ];
       expect(summaries).toHaveLength(expected.length);

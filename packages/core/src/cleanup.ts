@@ -3,7 +3,9 @@ import { CallRecord } from "./call/schema";
 import { uncontended } from "./contention";
 import { applyTransition, forgetPendingArguments } from "./dynamo/calls";
 import { deleteItems, expiredItems, lapsedCallItems } from "./dynamo/cleanup";
+import { createDb } from "./dynamo/client";
 import type { Db } from "./dynamo/client";
+import { storeOptions } from "./environment";
 
 export type CleanupReport = { settled: number; deleted: number };
 
@@ -39,3 +41,8 @@ export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> 
   const deleted = await deleteExpired(db, now);
   return { settled, deleted };
 }
+
+let store: Db | undefined;
+
+/** The scheduled cleanup on the store SST links, with nothing else of toolgate loaded. */
+export const cleanupLinkedStore = (now = new Date()) => cleanup((store ??= createDb(storeOptions())), now);

@@ -1,5 +1,8 @@
-import { ulid } from "ulid";
+import { monotonicFactory } from "ulid";
 
 export type IdPrefix = "rol" | "agt" | "call" | "msg" | "art";
 
-export const createId = (prefix: IdPrefix) => `${prefix}_${ulid()}`;
+/** One factory per process: ids made in the same millisecond still sort in the order they were made. */
+const nextUlid = monotonicFactory();
+
+export const createId = (prefix: IdPrefix) => `${prefix}_${nextUlid()}`;

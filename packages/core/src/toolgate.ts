@@ -4,10 +4,11 @@ import * as Agent from "./agent/index";
 import { TokenSigner } from "./agent/token";
 import { ArgumentSeal } from "./call/seal";
 import { cleanup } from "./cleanup";
-import { createDb, DEFAULT_STORE_SETTINGS } from "./dynamo/client";
+import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
 import { nativeTools } from "./executor/index";
 import type { Natives } from "./executor/index";
+import { guardSettings, storeOptions } from "./environment";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
 import { GuardStates } from "./guard/caches";
@@ -37,6 +38,7 @@ export class Toolgate {
   readonly natives: Natives;
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
+  private readonly adminDigest: Buffer;
   private starting: Promise<void> | undefined;
 
   constructor(options: ToolgateOptions) {
@@ -54,6 +56,7 @@ export class Toolgate {
     this.agents = new AgentCache(this.db);
     this.seal = new ArgumentSeal(options.signingKey);
     this.health = new StoreHealth(this.db);
+    this.adminDigest = Agent.digest(options.adminToken);
     this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
   }
 
@@ -63,7 +66,7 @@ export class Toolgate {
   }
 
   get auth(): Agent.AuthDeps {
-    return { db: this.db, tokens: this.tokens, agents: this.agents, adminToken: this.config.adminToken };
+    return { db: this.db, tokens: this.tokens, agents: this.agents, adminDigest: this.adminDigest };
   }
 
   now() {
@@ -100,28 +103,15 @@ export class Toolgate {
   }
 }
 
-const positiveNumber = (value: string | undefined, fallback: number) => {
-  const parsed = Number(value);
-  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
-};
-
 let fromResource: Toolgate | undefined;
 
-/** The process-wide instance configured from SST's linked resources (set as SST_RESOURCE_* locally). */
+/** The process-wide instance configured from SST's linked resources (set as SST_RESOURCE_* locally) and the environment. */
 export function toolgate(): Toolgate {
   fromResource ??= new Toolgate({
-    table: Resource.Table.name,
+    ...storeOptions(),
+    ...guardSettings(),
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
-    endpoint: process.env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
-    requestTimeoutMs: positiveNumber(process.env.TOOLGATE_DYNAMODB_TIMEOUT_MS, DEFAULT_STORE_SETTINGS.requestTimeoutMs),
-    maxAttempts: positiveNumber(process.env.TOOLGATE_DYNAMODB_MAX_ATTEMPTS, DEFAULT_STORE_SETTINGS.maxAttempts),
-    contentionDeadlineMs: positiveNumber(process.env.TOOLGATE_CONTENTION_DEADLINE_MS, DEFAULT_STORE_SETTINGS.contentionDeadlineMs),
-    callRetentionDays: positiveNumber(process.env.TOOLGATE_CALL_RETENTION_DAYS, DEFAULT_GUARD_SETTINGS.callRetentionDays),
-    defaultTimeoutMs: positiveNumber(process.env.TOOLGATE_DEFAULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.defaultTimeoutMs),
-    doomLoopThreshold: positiveNumber(process.env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),
-    confirmationTimeoutMs: positiveNumber(process.env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
-    clientResultTimeoutMs: positiveNumber(process.env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
   });
   return fromResource;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { AgentInput } from "./agent/schema";
 import { CallRequest } from "./call/schema";
 import { ToolgateError } from "./error";

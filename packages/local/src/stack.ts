@@ -1,7 +1,6 @@
 import { resolve, join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
-import { Hono } from "hono";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
 import { ROUTES } from "@toolgate/functions/routes";
 import { startDynamoLocal } from "./dynamo-local";
@@ -9,7 +8,7 @@ import type { DynamoLocal } from "./dynamo-local";
 import { eventBridgeApp } from "./eventbridge";
 import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
-import { createRouter } from "./router";
+import { routedFetch } from "./router";
 import { localSecret } from "./secrets";
 import type { LocalSecret } from "./secrets";
 
@@ -107,21 +106,15 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       log: options.log,
     });
     drain = bus.drain;
-    const route = createRouter([
+    const fetch = routedFetch([
       { routes: ROUTES.groups, app: groupsApp(toolgate) },
       { routes: ROUTES.roles, app: rolesApp(toolgate) },
       { routes: ROUTES.execution, app: executionApp(toolgate) },
       { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
     ]);
-    const root = new Hono();
-    root.all("*", (c) => {
-      const target = route(c.req.method, c.req.path);
-      if (!target) return c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404);
-      return target.fetch(c.req.raw);
-    });
 
     server = await new Promise<ServerType>((ready, fail) => {
-      const started = serve({ fetch: root.fetch, port: options.port, hostname: options.host }, () => ready(started));
+      const started = serve({ fetch, port: options.port, hostname: options.host }, () => ready(started));
       started.once("error", fail);
     });
     const address = server.address();

@@ -89,9 +89,9 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
 
 export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent };
 
-export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminToken: string };
+export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminDigest: Buffer };
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
+export const digest = (value: string) => createHash("sha256").update(value).digest();
 const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
 
 /**
@@ -100,7 +100,7 @@ const unauthenticated = (message: string) => new ToolgateError(401, "unauthentic
  * proves the token version and status current; everything else reads the agent.
  */
 export async function authenticate(deps: AuthDeps, token: string, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
-  if (timingSafeEqual(digest(token), digest(deps.adminToken))) return { kind: "admin" };
+  if (timingSafeEqual(digest(token), deps.adminDigest)) return { kind: "admin" };
   const claims = await deps.tokens.verify(token);
   if (!claims) throw unauthenticated("The token is not valid.");
   const agent = options.cachedAgent ? await deps.agents.get(claims.agentId, claims.tokenVersion) : await deps.agents.refresh(claims.agentId);

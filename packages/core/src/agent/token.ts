@@ -1,11 +1,13 @@
 import { createSecretKey } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { jwtVerify, SignJWT } from "jose";
 import { BoundedMap } from "../bounded";
 
 const ISSUER = "toolgate";
 const AUDIENCE = "toolgate:agent";
 const MIN_KEY_LENGTH = 32;
+
+/** Loaded when a token is first signed or checked, not when a function starts. */
+const jose = () => import("jose");
 
 export type TokenClaims = { agentId: string; tokenVersion: number };
 
@@ -24,7 +26,8 @@ export class TokenSigner {
     this.key = createSecretKey(Buffer.from(signingKey, "utf8"));
   }
 
-  sign(claims: TokenClaims): Promise<string> {
+  async sign(claims: TokenClaims): Promise<string> {
+    const { SignJWT } = await jose();
     return new SignJWT({ tv: claims.tokenVersion })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(claims.agentId)
@@ -39,6 +42,7 @@ export class TokenSigner {
     const known = this.verified.get(token);
     if (known) return known;
     try {
+      const { jwtVerify } = await jose();
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"] });
       if (typeof payload.sub !== "string" || typeof payload.tv !== "number") return undefined;
       const claims = { agentId: payload.sub, tokenVersion: payload.tv };

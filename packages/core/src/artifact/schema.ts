@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const Artifact = z.object({
   artifactId: z.string(),

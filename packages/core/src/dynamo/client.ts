@@ -44,6 +44,10 @@ export function createDb(options: DbOptions): Db {
     maxAttempts: options.maxAttempts ?? DEFAULT_STORE_SETTINGS.maxAttempts,
     requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
   });
+  // Work every command would do for nothing: the logger runs its sensitive-data filters over each input and output
+  // with no logger configured, and the user agent is rebuilt for each request.
+  client.middlewareStack.remove("loggerMiddleware");
+  client.middlewareStack.remove("getUserAgentMiddleware");
   client.middlewareStack.add(
     (next) => async (args) => {
       try {

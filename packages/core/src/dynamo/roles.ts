@@ -26,6 +26,17 @@ export async function getRoleAndCatalogVersion(db: Db, roleId: string): Promise<
   return { ...(role ? { role: Role.parse(role.role) } : {}), catalogVersion: typeof version === "number" ? version : 0 };
 }
 
+/** The versions alone (nothing to parse): what proves a cached role and catalog current. */
+export async function getRoleAndCatalogVersions(db: Db, roleId: string): Promise<{ roleVersion?: number; catalogVersion: number }> {
+  const items = await getItems(db, [Keys.role(roleId), Keys.catalogVersion()], {
+    expression: "#role.#version, #version",
+    names: { "#role": "role", "#version": "version" },
+  });
+  const roleVersion = (itemAt(items, Keys.role(roleId))?.role as { version?: unknown } | undefined)?.version;
+  const catalogVersion = itemAt(items, Keys.catalogVersion())?.version;
+  return { ...(typeof roleVersion === "number" ? { roleVersion } : {}), catalogVersion: typeof catalogVersion === "number" ? catalogVersion : 0 };
+}
+
 export async function getRoleIdByName(db: Db, name: string): Promise<string | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.roleName(name), ConsistentRead: true }));
   return typeof Item?.roleId === "string" ? Item.roleId : undefined;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { jsonResult, Tool } from "../tool/tool";
 import { run } from "./index";
 import type { ExecutorCall } from "./index";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const HttpExecutor = z.strictObject({
   type: z.literal("http"),

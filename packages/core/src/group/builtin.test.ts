@@ -1,13 +1,13 @@
 import { expect, test } from "vitest";
 import { BUILTIN_TOOLS } from "../../../../test/support/fixtures";
-import { BUILTIN_GROUPS, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
+import { builtinGroups, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
 import { Ajv } from "ajv";
-import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
+import { builtinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
 import { ToolDefinition } from "../tool/schema";
 
 const EXPECTED_TOOLS = BUILTIN_TOOLS;
 
-const allTools = BUILTIN_GROUPS.flatMap((group) => group.tools);
+const allTools = builtinGroups().flatMap((group) => group.tools);
 
 function toolNamed(name: string) {
   const tool = allTools.find((t) => t.function.name === name);
@@ -20,13 +20,13 @@ test("RESERVED_GROUP_IDS - lists the seven groups in order", () => {
 });
 
 test("BUILTIN_GROUPS - holds exactly the seven groups with exactly their tools", () => {
-  const actual = Object.fromEntries(BUILTIN_GROUPS.map((g) => [g.id, g.tools.map((t) => t.function.name)]));
+  const actual = Object.fromEntries(builtinGroups().map((g) => [g.id, g.tools.map((t) => t.function.name)]));
   expect(actual).toEqual(EXPECTED_TOOLS);
-  expect(BUILTIN_GROUPS.map((g) => g.id)).toEqual([...RESERVED_GROUP_IDS]);
+  expect(builtinGroups().map((g) => g.id)).toEqual([...RESERVED_GROUP_IDS]);
 });
 
 test("BUILTIN_GROUPS - every tool has a parameter schema and nothing else does", () => {
-  expect(allTools.map((t) => t.function.name).sort()).toEqual(Object.keys(BuiltinParameters).sort());
+  expect(allTools.map((t) => t.function.name).sort()).toEqual(Object.keys(builtinParameters()).sort());
 });
 
 test("tool names - match the tool name pattern and are unique across groups", () => {
@@ -70,7 +70,7 @@ test("parameters - compile under strict ajv and agree with the zod schemas", () 
   ];
   const validators = new Map(allTools.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
   for (const [name, args] of samples) {
-    const expected = BuiltinParameters[name].safeParse(args).success;
+    const expected = builtinParameters()[name].safeParse(args).success;
     expect(validators.get(name)?.(args), `${name} ${JSON.stringify(args)}`).toBe(expected);
   }
 });
@@ -124,26 +124,26 @@ test("get_workspace_info - takes no arguments", () => {
 
 test("descriptions - every tool and group has at least 40 characters", () => {
   for (const tool of allTools) expect(tool.function.description.length, tool.function.name).toBeGreaterThanOrEqual(40);
-  for (const group of BUILTIN_GROUPS) expect(group.description.length, group.id).toBeGreaterThanOrEqual(40);
+  for (const group of builtinGroups()) expect(group.description.length, group.id).toBeGreaterThanOrEqual(40);
 });
 
 test("BUILTIN_GROUPS - is JSON-serialisable", () => {
-  expect(JSON.parse(JSON.stringify(BUILTIN_GROUPS))).toEqual(BUILTIN_GROUPS);
+  expect(JSON.parse(JSON.stringify(builtinGroups()))).toEqual(builtinGroups());
 });
 
 test("buildBuiltinGroups - gives the same output every time", () => {
   expect(buildBuiltinGroups()).toEqual(buildBuiltinGroups());
-  expect(buildBuiltinGroups()).toEqual(BUILTIN_GROUPS);
+  expect(buildBuiltinGroups()).toEqual(builtinGroups());
 });
 
-test("BuiltinParameters - refuse unknown keys", () => {
-  expect(BuiltinParameters.read_file.safeParse({ path: "a.txt", extra: 1 }).success).toBe(false);
-  expect(BuiltinParameters.get_context_status.safeParse({ anything: true }).success).toBe(false);
+test("builtinParameters - refuse unknown keys", () => {
+  expect(builtinParameters().read_file.safeParse({ path: "a.txt", extra: 1 }).success).toBe(false);
+  expect(builtinParameters().get_context_status.safeParse({ anything: true }).success).toBe(false);
 });
 
-test("BuiltinParameters - apply defaults and bound values", () => {
-  expect(BuiltinParameters.http_request.parse({ url: "https://example.com" }).method).toBe("GET");
-  expect(BuiltinParameters.http_request.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
-  expect(BuiltinParameters.run_command.safeParse({ command: "ls", timeoutMs: 0 }).success).toBe(false);
-  expect(BuiltinParameters.run_command.safeParse({ command: "ls", timeoutMs: 10_000_000 }).success).toBe(false);
+test("builtinParameters - apply defaults and bound values", () => {
+  expect(builtinParameters().http_request.parse({ url: "https://example.com" }).method).toBe("GET");
+  expect(builtinParameters().http_request.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
+  expect(builtinParameters().run_command.safeParse({ command: "ls", timeoutMs: 0 }).success).toBe(false);
+  expect(builtinParameters().run_command.safeParse({ command: "ls", timeoutMs: 10_000_000 }).success).toBe(false);
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { BuiltinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
+import * as z from "zod";
+import { builtinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
 import type { ToolDefinition, ToolPolicy } from "../tool/schema";
 
 export const RESERVED_GROUP_IDS = [
@@ -103,7 +103,7 @@ const POLICIES: Partial<Record<BuiltinToolName, ToolPolicy>> = {
 };
 
 function parametersOf(name: BuiltinToolName): Record<string, unknown> {
-  const { $schema: _, ...schema } = z.toJSONSchema(BuiltinParameters[name], { io: "input" });
+  const { $schema: _, ...schema } = z.toJSONSchema(builtinParameters()[name], { io: "input" });
   return schema;
 }
 
@@ -119,4 +119,7 @@ export function buildBuiltinGroups(): Array<{ id: ReservedGroupId; description: 
   }));
 }
 
-export const BUILTIN_GROUPS = buildBuiltinGroups();
+let built: ReturnType<typeof buildBuiltinGroups> | undefined;
+
+/** The built-in groups, turned from their zod parameters into JSON Schema on first use rather than when a function starts. */
+export const builtinGroups = () => (built ??= buildBuiltinGroups());

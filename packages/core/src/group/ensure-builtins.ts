@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
-import { BUILTIN_GROUPS, NATIVE_GROUP_IDS } from "./builtin";
+import { builtinGroups, NATIVE_GROUP_IDS } from "./builtin";
 import type { Executor } from "../executor/schema";
 import type { Catalog } from "./catalog";
 import { planRegistration } from "./register";
@@ -9,7 +9,7 @@ import { planRegistration } from "./register";
 /** Registers the built-in groups where they are missing or differ from this code's definitions; a no-op otherwise. */
 export function ensureBuiltins(db: Db, catalog: Catalog, now: string): Promise<number> {
   return catalog.change((manager) => {
-    const stale = BUILTIN_GROUPS.filter((builtin) => {
+    const stale = builtinGroups().filter((builtin) => {
       const stored = manager.getGroup(builtin.id);
       return !stored || !stored.executor || stored.description !== builtin.description || !isDeepStrictEqual(stored.tools, builtin.tools);
     });

@@ -3,7 +3,7 @@ import type { Group } from "./schema";
 import type { CatalogSnapshot } from "./snapshot";
 
 export { Executor } from "../executor/schema";
-export { BUILTIN_GROUPS, NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
+export { builtinGroups, NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 export { Catalog } from "./catalog";
 export { bindExecutor, MAX_GROUP_BYTES, parseGroupId, registerGroup, unregisterGroup } from "./register";
 export type { Registration, RegisterOutcome } from "./register";

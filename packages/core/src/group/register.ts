@@ -9,7 +9,8 @@ import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
 import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 import { Name } from "../tool/schema";
-import { parseOr } from "../validation";
+import { jsonSchemaProblems } from "../tool/json-schema";
+import { parseOr, summarise } from "../validation";
 
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string };
 
@@ -67,7 +68,13 @@ export function planRegistration(
   return { group, replaced: checked.replaced, ...(checked.warning ? { warning: checked.warning } : {}) };
 }
 
-export function registerGroup(
+/** Refuses (invalid_group_def) tools whose parameters are not a valid JSON Schema. */
+async function checkSchemas(input: GroupInput) {
+  const details = await jsonSchemaProblems(input.tools);
+  if (details.length) throw badRequest("invalid_group_def", `The group definition is not valid: ${summarise(details)}.`, { details });
+}
+
+export async function registerGroup(
   db: Db,
   catalog: Catalog,
   id: string,
@@ -75,6 +82,7 @@ export function registerGroup(
   registration: Registration,
   extraItems: CatalogItem[] = [],
 ): Promise<RegisterOutcome> {
+  await checkSchemas(input);
   return catalog.change((manager) => {
     const outcome = planRegistration(manager, id, input, registration);
     const replaced = registration.replacing && registration.replacing !== id ? manager.getGroup(registration.replacing) : undefined;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
 

@@ -49,7 +49,7 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   const { record, args } = await awaitingCall(deps, callId);
   const agent = await getAgent(deps.db, record.agentId);
   if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
-  const planned = plan((await loadView(deps, agent, "fresh")).access, record.tool, args, deps.settings);
+  const planned = await plan((await loadView(deps, agent, "fresh")).access, record.tool, args, deps.settings);
   if (planned.kind === "refuse")
     throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
   const { executedBy, timeoutMs } = admissionOf(planned);

@@ -1,6 +1,8 @@
-import { expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import type { ToolDefinition } from "../tool/schema";
-import { describeArgumentErrors, validateArguments } from "./arguments";
+import { describeArgumentErrors, loadArgumentValidator, validateArguments } from "./arguments";
+
+beforeAll(() => loadArgumentValidator());
 
 const define = (parameters: Record<string, unknown>): ToolDefinition => ({
   type: "function",

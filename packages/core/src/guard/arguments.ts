@@ -1,6 +1,4 @@
-import { Ajv } from "ajv";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { ToolDefinition } from "../tool/schema";
 import {
   atLeast,
@@ -15,9 +13,24 @@ import {
   mustMatchPattern,
 } from "../validation";
 
-/** verbose: errors carry the rejected value, so messages can name its type (never the value itself). */
-const ajv = new Ajv({ useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false, verbose: true });
-addFormats.default(ajv);
+let validator: Ajv | undefined;
+let loading: Promise<Ajv> | undefined;
+
+/**
+ * Loads the argument validator, once: on the first call that needs it rather than when a function starts, since ajv
+ * and its formats cost a cold start. verbose: errors carry the rejected value, so messages can name its type (never the value).
+ */
+export const loadArgumentValidator = (): Promise<Ajv> =>
+  (loading ??= Promise.all([import("ajv"), import("ajv-formats")]).then(([{ Ajv }, formats]) => {
+    const loaded = new Ajv({ useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false, verbose: true });
+    formats.default.default(loaded);
+    return (validator = loaded);
+  }));
+
+function argumentValidator(): Ajv {
+  if (!validator) throw new Error("The argument validator is not loaded: await loadArgumentValidator() first.");
+  return validator;
+}
 
 const compiled = new WeakMap<ToolDefinition, { lenient?: ValidateFunction; strict?: ValidateFunction }>();
 
@@ -26,7 +39,7 @@ function validatorFor(definition: ToolDefinition, strict: boolean): ValidateFunc
   compiled.set(definition, entry);
   const key = strict ? "strict" : "lenient";
   const schema = definition.function.parameters;
-  entry[key] ??= ajv.compile(strict && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema);
+  entry[key] ??= argumentValidator().compile(strict && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema);
   return entry[key]!;
 }
 

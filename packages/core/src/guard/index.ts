@@ -11,7 +11,7 @@ import { keepPendingCall, putCall } from "../dynamo/calls";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
-import { getRoleAndCatalogVersion } from "../dynamo/roles";
+import { getRoleAndCatalogVersion, getRoleAndCatalogVersions } from "../dynamo/roles";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
@@ -62,14 +62,14 @@ async function provenCaller(deps: GuardDeps, caller: Agent, guard: StoredGuard):
   if (current.status !== "active") throw refusal.terminated(caller.id);
 }
 
-type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean };
+type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean; secrets: string[] };
 
 /** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
 function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
   const { stored, secrets } = storedCallArguments(planned.args);
   const record = transitions.admitted({ ...base, group: planned.group, ...stored }, admissionOf(planned), deps.settings).to;
   const keepsArguments = record.status === "awaiting_confirmation" || (record.status === "authorized" && secrets.length > 0);
-  return { planned, record, keepsArguments };
+  return { planned, record, keepsArguments, secrets };
 }
 
 /** Puts back the counters an admission counted before the call was refused on a fresh plan. */
@@ -123,7 +123,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallR
   try {
     for (let attempt = 1; ; attempt++) {
       if (Date.now() > deadline) throw busy();
-      const planned = plan(view.access, request.tool, request.arguments, deps.settings);
+      const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
       if (planned.kind === "refuse") {
         if (!view.fresh) {
           view = await freshView(deps, caller);
@@ -140,7 +140,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallR
         const [written, , check] = await Promise.all([
           writeGuardState(deps.db, { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion }),
           putCall(deps.db, next.record, expiresAt).then(() => (startWritten = true)),
-          view.fresh ? undefined : getRoleAndCatalogVersion(deps.db, caller.roleId),
+          view.fresh ? undefined : getRoleAndCatalogVersions(deps.db, caller.roleId),
           next.keepsArguments ? keepPendingCall(deps.db, callId, caller.id, deps.seal.seal(planned.args), expiresAt) : undefined,
         ]);
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
@@ -172,17 +172,17 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallR
         if (written.of === "agent") await freshView(deps, caller);
         continue;
       }
-      if (check && (check.role?.version !== view.access.role.version || check.catalogVersion !== view.version)) {
+      if (check && (check.roleVersion !== view.access.role.version || check.catalogVersion !== view.version)) {
         // Counted on a stale plan: decide again on what is stored now, from the counters as they were before this call.
         uncounted = decided.before;
         deps.states.remember(caller.id, { state: { ...decided.before, seq: decided.after.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
-        view = await viewFrom(deps, caller, check);
+        view = await viewFrom(deps, caller, await getRoleAndCatalogVersion(deps.db, caller.roleId));
         continue;
       }
-      const { record, planned: admitted } = next;
+      const { record, planned: admitted, secrets } = next;
       if (record.status === "awaiting_confirmation") return { status: 202, body: { callId, status: record.status, tool: request.tool } };
       if (record.status === "authorized") return { status: 202, body: { callId, status: record.status, tool: request.tool, arguments: admitted.args } };
-      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs) };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };
     }
   } catch (error) {
     if (startWritten && error instanceof ToolgateError && !("callId" in error.details)) await refuse(error, null).catch(() => {});

@@ -4,7 +4,7 @@ import type { Executor } from "../executor/schema";
 import { needsConfirmation } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
 import type { ToolgateError } from "../error";
-import { validateArguments } from "./arguments";
+import { loadArgumentValidator, validateArguments } from "./arguments";
 import { refusal } from "./refusal";
 import type { GuardSettings } from "./settings";
 
@@ -15,9 +15,10 @@ export type Plan =
 export type Admitted = Extract<Plan, { kind: "admit" }>;
 
 /** Every check that needs no write, in the design's order; the first four are decide(), which also decides what is listed. */
-export function plan(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Plan {
+export async function plan(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Promise<Plan> {
   const decision = decide(access, tool);
   if (!decision.allowed) return { kind: "refuse", error: decision.error, group: decision.group };
+  await loadArgumentValidator();
   const { policy } = decision;
   const group = decision.group.id;
   const validated = validateArguments(decision.definition, args, policy.strict === true);

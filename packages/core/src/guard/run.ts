@@ -28,7 +28,14 @@ const outcomeNotRecorded = (running: CallRecord, cause: ToolgateError) =>
  * Runs an admitted call with its executor, records the outcome once (with no secret of the arguments in it),
  * and answers as the caller should see it. A 403 from the tool itself (a native tool refusing on permission) is recorded as refused.
  */
-export async function runAndSettle(deps: RunDeps, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number): Promise<RunOutcome> {
+export async function runAndSettle(
+  deps: RunDeps,
+  executor: Executor,
+  running: CallRecord,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  secrets = redactArguments(args).secrets,
+): Promise<RunOutcome> {
   const startedRunning = Date.now();
   const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, arguments: args };
   let result: ToolResult | undefined;
@@ -39,7 +46,6 @@ export async function runAndSettle(deps: RunDeps, executor: Executor, running: C
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
-  const { secrets } = redactArguments(args);
   const outcome = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
   const settled = transitions.settled(running, outcome, startedRunning, new Date());
   const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const Window = z.tuple([z.number(), z.number()]);
 const ToolRate = z.object({ tool: z.string(), minute: Window.optional(), hour: Window.optional() });

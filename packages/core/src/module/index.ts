@@ -1,9 +1,12 @@
 import { ConditionFailedError, isRefusal, notFound } from "../error";
 import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
+import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
+import { storeOptions } from "../environment";
+import { Catalog } from "../group/catalog";
+import { ensureBuiltins } from "../group/ensure-builtins";
 import { getModule, listModules, moduleEventItems, writeModuleEvent } from "../dynamo/modules";
-import type { Catalog } from "../group/catalog";
 import { registerGroup } from "../group/register";
 import { GroupInput } from "../group/schema";
 import { nestsDeeperThan, tooDeepMessage } from "../json";
@@ -16,6 +19,25 @@ export { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "./e
 export { ModuleState } from "./schema";
 
 export type ModuleEvent = { id: string; "detail-type": string; detail: unknown; time?: string };
+
+/** What applying module events needs: the store and the catalog, with the built-in groups registered before any module. */
+export type ModuleStore = { db: Db; catalog: Catalog; ready(): Promise<unknown> };
+
+let linked: ModuleStore | undefined;
+
+/** The store SST links, for the module-event function alone: no tokens, roles or native tools are loaded. */
+export function linkedModuleStore(): ModuleStore {
+  if (linked) return linked;
+  const db = createDb(storeOptions());
+  const catalog = new Catalog(db);
+  let builtins: Promise<unknown> | undefined;
+  const ready = () =>
+    (builtins ??= ensureBuiltins(db, catalog, new Date().toISOString()).catch((error: unknown) => {
+      builtins = undefined;
+      throw error;
+    }));
+  return (linked = { db, catalog, ready });
+}
 
 export type EventOutcome =
   | { outcome: "loaded" | "unloaded"; module: string; version: number; groupId: string; warning?: string }

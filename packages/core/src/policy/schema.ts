@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ToolPolicy } from "../tool/schema";
 
 /** An admin's change to a tool's policy, kept in the catalog beside the tool's own definition. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Name } from "../tool/schema";
 
 export const ROOT_ROLE_ID = "root";

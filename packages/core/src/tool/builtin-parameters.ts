@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const RoleId = z.string().min(1).max(128);
 const AgentId = z.string().min(1).max(128);
@@ -6,7 +6,8 @@ const AgentName = z.string().min(1).max(100);
 const WorkspacePath = z.string().min(1).max(4096);
 const LongText = z.string().min(1).max(20_000);
 
-export const BuiltinParameters = {
+/** The built-in tools' parameters, built on first use rather than when a function starts. */
+const buildParameters = () => ({
   find_role_by_name: z.strictObject({
     name: z.string().min(1).max(100).describe("Exact name of the role to look up, e.g. \"frontend developer\"."),
   }),
@@ -155,7 +156,12 @@ export const BuiltinParameters = {
     message: z.string().min(1).max(10_000).describe("Text to print to the operator's console."),
     level: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Severity of the message."),
   }),
-} satisfies Record<string, z.ZodObject>;
+}) satisfies Record<string, z.ZodObject>;
 
-export type BuiltinToolName = keyof typeof BuiltinParameters;
-export type BuiltinArguments<Name extends BuiltinToolName> = z.output<(typeof BuiltinParameters)[Name]>;
+type Parameters = ReturnType<typeof buildParameters>;
+let built: Parameters | undefined;
+
+export const builtinParameters = (): Parameters => (built ??= buildParameters());
+
+export type BuiltinToolName = keyof Parameters;
+export type BuiltinArguments<Name extends BuiltinToolName> = z.output<Parameters[Name]>;

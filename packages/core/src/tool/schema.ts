@@ -1,5 +1,4 @@
-import { Ajv } from "ajv";
-import { z } from "zod";
+import * as z from "zod";
 
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const Name = z.string().regex(NAME_PATTERN, "must be 1-64 letters, digits, '_' or '-'");
@@ -25,14 +24,10 @@ export const ToolPolicy = z.strictObject({
 });
 export type ToolPolicy = z.infer<typeof ToolPolicy>;
 
-const schemaChecker = new Ajv({ strict: false, validateSchema: true });
-
+/** An object schema; that it is a valid JSON Schema is checked when a group is registered (jsonSchemaProblems), where a validator is loaded. */
 export const JsonSchemaObject = z
   .record(z.string(), z.unknown())
-  .refine((schema) => schema.type === "object", { message: 'parameters must be a JSON Schema with type "object"' })
-  .refine((schema) => schemaChecker.validateSchema(schema) === true, {
-    message: "parameters is not a valid JSON Schema",
-  });
+  .refine((schema) => schema.type === "object", { message: 'parameters must be a JSON Schema with type "object"' });
 
 export const ToolDefinition = z.object({
   type: z.literal("function"),

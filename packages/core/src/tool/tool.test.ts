@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { forbidden } from "../error";
 import { errorResult, jsonResult, Tool, ToolConfigError } from "./tool";
 import type { ToolConfig, ToolContext, ToolInfo, ToolResult } from "./tool";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ToolgateError } from "../error";
 import type { ToolResult } from "../executor/schema";
 import { safeParseHuman } from "../validation";

@@ -1,7 +1,7 @@
-import { toolgate } from "@toolgate/core/toolgate";
+import { cleanupLinkedStore } from "@toolgate/core/cleanup";
 
 export const handler = async () => {
-  const report = await toolgate().cleanup();
+  const report = await cleanupLinkedStore();
   console.log(JSON.stringify({ level: "info", job: "cleanup", ...report }));
   return report;
 };

@@ -7,12 +7,12 @@ import type { RoleCache } from "../../role/cache";
 import * as Artifact from "../../artifact/index";
 import type { Db } from "../../dynamo/client";
 import type { Catalog } from "../../group/catalog";
-import { BUILTIN_GROUPS } from "../../group/builtin";
+import { builtinGroups } from "../../group/builtin";
 import { createId } from "../../id";
 import { parseOr } from "../../validation";
 import * as Message from "../../message/index";
 import * as Role from "../../role/index";
-import { BuiltinParameters } from "../../tool/builtin-parameters";
+import { builtinParameters } from "../../tool/builtin-parameters";
 import type { BuiltinArguments, BuiltinToolName } from "../../tool/builtin-parameters";
 import type { z } from "zod";
 import { jsonResult, Tool } from "../../tool/tool";
@@ -20,12 +20,15 @@ import type { ToolContext, ToolInfo, ToolResult } from "../../tool/tool";
 
 export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; now: () => string };
 
-const descriptions = new Map(BUILTIN_GROUPS.flatMap((group) => group.tools.map((tool) => [tool.function.name, tool.function.description])));
+const descriptionOf = (name: string) =>
+  builtinGroups()
+    .flatMap((group) => group.tools)
+    .find((tool) => tool.function.name === name)?.function.description ?? name;
 
 /** A native tool: its name, schema and description are the built-in definition's, so agents see exactly what runs. */
 function native<Name extends BuiltinToolName>(name: Name, execute: (context: ToolContext<BuiltinArguments<Name>>) => Promise<ToolResult>) {
-  const parameters = BuiltinParameters[name] as unknown as z.ZodType<BuiltinArguments<Name>>;
-  return Tool.define({ name, description: descriptions.get(name) ?? name, parameters, execute });
+  const parameters = builtinParameters()[name] as unknown as z.ZodType<BuiltinArguments<Name>>;
+  return Tool.define({ name, description: descriptionOf(name), parameters, execute });
 }
 
 /** org_management and artifact, run inside toolgate on behalf of the calling agent. */

@@ -1,0 +1,27 @@
+import { Resource } from "sst";
+import { DEFAULT_STORE_SETTINGS } from "./dynamo/client";
+import type { DbOptions } from "./dynamo/client";
+import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
+import type { GuardSettings } from "./guard/settings";
+
+const positiveNumber = (value: string | undefined, fallback: number) => {
+  const parsed = Number(value);
+  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+};
+
+/** The store as SST links it (Resource.Table), with the limits set in the environment. */
+export const storeOptions = (env: NodeJS.ProcessEnv = process.env): DbOptions => ({
+  table: Resource.Table.name,
+  endpoint: env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
+  requestTimeoutMs: positiveNumber(env.TOOLGATE_DYNAMODB_TIMEOUT_MS, DEFAULT_STORE_SETTINGS.requestTimeoutMs),
+  maxAttempts: positiveNumber(env.TOOLGATE_DYNAMODB_MAX_ATTEMPTS, DEFAULT_STORE_SETTINGS.maxAttempts),
+  contentionDeadlineMs: positiveNumber(env.TOOLGATE_CONTENTION_DEADLINE_MS, DEFAULT_STORE_SETTINGS.contentionDeadlineMs),
+});
+
+export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettings => ({
+  callRetentionDays: positiveNumber(env.TOOLGATE_CALL_RETENTION_DAYS, DEFAULT_GUARD_SETTINGS.callRetentionDays),
+  defaultTimeoutMs: positiveNumber(env.TOOLGATE_DEFAULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.defaultTimeoutMs),
+  doomLoopThreshold: positiveNumber(env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),
+  confirmationTimeoutMs: positiveNumber(env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
+  clientResultTimeoutMs: positiveNumber(env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
+});
