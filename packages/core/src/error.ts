@@ -36,7 +36,15 @@ export const busy = () =>
     recoverable: true,
   });
 
-/** DynamoDB did not answer, timed out, throttled or failed; nothing was half-written. */
+/** Raised by the storage boundary: DynamoDB did not answer, timed out, throttled or failed. */
+export class StoreUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("the store did not answer", options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** How a caller hears that the store is unavailable; nothing was half-written. */
 export const storeUnavailable = (cause?: unknown) =>
   new ToolgateError(
     503,

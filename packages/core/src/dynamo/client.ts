@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { storeUnavailable } from "../error";
+import { StoreUnavailableError } from "../error";
 import { isStoreFault } from "./faults";
 
 export type Db = {
@@ -53,7 +53,7 @@ export function createDb(options: DbOptions): Db {
       try {
         return await next(args);
       } catch (error) {
-        throw isStoreFault(error) ? storeUnavailable(error) : error;
+        throw isStoreFault(error) ? new StoreUnavailableError({ cause: error }) : error;
       }
     },
     { step: "initialize", name: "toolgateStoreFaults", priority: "high" },

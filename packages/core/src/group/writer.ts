@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../contention";
-import { busy, ConditionFailedError, ToolgateError } from "../error";
+import { busy, ConditionFailedError, StoreUnavailableError } from "../error";
 import type { Db } from "../dynamo/client";
 import { itemBytes, itemKey, MAX_CATALOG_BYTES, MAX_CATALOG_ITEMS, writeCatalog } from "../dynamo/catalog";
 import type { CatalogItem } from "../dynamo/catalog";
@@ -82,7 +82,7 @@ export class CatalogWriter {
     try {
       written = await writeCatalog(this.db, snapshot.version, members.flatMap((member) => member.items));
     } catch (error) {
-      const storeDown = error instanceof ToolgateError && error.status === 503;
+      const storeDown = error instanceof StoreUnavailableError;
       if (members.length === 1 || storeDown) for (const member of members) member.pending.reject(error);
       else this.queue.unshift(...members.map((member) => ({ ...member.pending, alone: true })));
       return "again";

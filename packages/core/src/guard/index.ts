@@ -6,7 +6,7 @@ import { retentionExpiry, transitions } from "../call/lifecycle";
 import { storedCallArguments, storedError } from "../call/redact";
 import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
-import { busy, ToolgateError } from "../error";
+import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { keepPendingCall, putCall } from "../dynamo/calls";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
@@ -185,7 +185,8 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallR
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };
     }
   } catch (error) {
-    if (startWritten && error instanceof ToolgateError && !("callId" in error.details)) await refuse(error, null).catch(() => {});
+    const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;
+    if (startWritten && answered instanceof ToolgateError && !("callId" in answered.details)) await refuse(answered, null).catch(() => {});
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { retentionExpiry, transitions } from "../call/lifecycle";
 import { redactArguments, storedError, storedResult } from "../call/redact";
 import type { CallRecord } from "../call/schema";
 import { uncontended } from "../contention";
-import { ToolgateError } from "../error";
+import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { run, timedOut } from "../executor/index";
@@ -15,12 +15,12 @@ export type RunOutcome = { callId: string; status: "completed" | "error"; result
 export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives };
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
-const outcomeNotRecorded = (running: CallRecord, cause: ToolgateError) =>
+const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
   new ToolgateError(
     503,
     "store_unavailable",
     `The tool "${running.tool}" ran, but toolgate's database stopped answering before its outcome was recorded. Do not simply call it again: once the database is back, read GET /agents/${running.agentId}/calls/${running.callId} to see how it ended.`,
-    { ...cause.details, callId: running.callId, toolRan: true },
+    { ...storeUnavailable().details, callId: running.callId, toolRan: true },
     { cause },
   );
 
@@ -50,7 +50,7 @@ export async function runAndSettle(
   const settled = transitions.settled(running, outcome, startedRunning, new Date());
   const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
     (error: unknown) => {
-      throw error instanceof ToolgateError && error.code === "store_unavailable" ? outcomeNotRecorded(running, error) : error;
+      throw error instanceof StoreUnavailableError ? outcomeNotRecorded(running, error) : error;
     },
   );
   if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ToolgateError } from "../error";
+import { StoreUnavailableError, ToolgateError } from "../error";
 import type { ToolResult } from "../executor/schema";
 import { safeParseHuman } from "../validation";
 import { NAME_PATTERN } from "./schema";
@@ -74,7 +74,7 @@ export namespace Tool {
         try {
           return await config.execute({ ...context, input: parsed.data });
         } catch (error) {
-          if (error instanceof ToolgateError && error.status === 403) throw error;
+          if ((error instanceof ToolgateError && error.status === 403) || error instanceof StoreUnavailableError) throw error;
           const code = (error as { code?: unknown })?.code;
           return errorResult(error instanceof Error ? error.message : String(error), typeof code === "string" ? { code } : undefined);
         }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context } from "hono";
-import { busy, ConditionFailedError, ToolgateError } from "@toolgate/core/error";
+import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { API } from "../routes";
@@ -55,6 +55,7 @@ export function createApp(getToolgate: () => Toolgate) {
   );
   app.onError((error, c) => {
     if (error instanceof ToolgateError) return errorBody(c, error);
+    if (error instanceof StoreUnavailableError) return errorBody(c, storeUnavailable(error));
     if (error instanceof ConditionFailedError) {
       console.error(JSON.stringify({ level: "warn", method: c.req.method, path: c.req.path, error: "a lost write race reached the edge" }));
       return errorBody(c, busy());
