@@ -3,5 +3,7 @@ export const FUNCTION_DEFAULTS = {
   runtime: "nodejs24.x",
   architecture: "arm64",
   memory: "512 MB",
-  nodejs: { minify: true },
+  // splitting: what is imported on first use (ajv, jose, the SDK's credential providers) ships as its own chunk and is not
+  // compiled at init; `npm run bench` measured the execution function's init at 84 ms against 109 ms as one file.
+  nodejs: { minify: true, splitting: true },
 } as const;

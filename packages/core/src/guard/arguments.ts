@@ -21,10 +21,9 @@ let loading: Promise<Ajv> | undefined;
  * and its formats cost a cold start. verbose: errors carry the rejected value, so messages can name its type (never the value).
  */
 export const loadArgumentValidator = (): Promise<Ajv> =>
-  (loading ??= Promise.all([import("ajv"), import("ajv-formats")]).then(([{ Ajv }, formats]) => {
-    const loaded = new Ajv({ useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false, verbose: true });
-    formats.default.default(loaded);
-    return (validator = loaded);
+  (loading ??= import("../tool/ajv").then(({ createAjv }) => {
+    const options = { useDefaults: true, allErrors: true, strict: false, logger: false, coerceTypes: false, verbose: true } as const;
+    return (validator = createAjv(options, { formats: true }));
   }));
 
 function argumentValidator(): Ajv {

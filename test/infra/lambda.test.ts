@@ -1,0 +1,234 @@
+// The five functions as `sst deploy` ships them (bundled, minified and split by infra/defaults.ts), each in a process of
+// its own as Lambda runs it, given API Gateway and EventBridge events, on a fresh table of DynamoDB Local.
+import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { ulid } from "ulid";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { ensureTable } from "@toolgate/local/local-table";
+import { startExecutor } from "../support/executor";
+import type { Executor } from "../support/executor";
+import { buildHandler, HANDLERS } from "../support/lambda-build";
+import type { Bundle, HandlerName } from "../support/lambda-build";
+import { eventually, moduleEvent } from "../integration/helpers";
+import { tool } from "../support/toolgate";
+
+const ADMIN_TOKEN = "lambda-admin-token-0123456789";
+const RUNTIME = fileURLToPath(new URL("../support/lambda-runtime.mjs", import.meta.url));
+const CONFIRMATION_TIMEOUT_MS = 500;
+const CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+
+type Invoke = (event: unknown) => Promise<any>;
+type Response = { status: number; body: any; headers: Record<string, string | number | boolean> };
+
+let dir: string;
+let executor: Executor;
+const bundles = new Map<HandlerName, Bundle>();
+const runtimes: ChildProcess[] = [];
+const functions = {} as Record<HandlerName, Invoke>;
+
+/** One function's process: the bundle is imported before the first event, as at a cold start. */
+async function startFunction(bundle: Bundle, table: string): Promise<Invoke> {
+  const child = fork(RUNTIME, [], {
+    execArgv: [],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      LAMBDA_HANDLER_FILE: bundle.file,
+      TOOLGATE_DYNAMODB_ENDPOINT: inject("dynamoEndpoint"),
+      TOOLGATE_CONFIRMATION_TIMEOUT_MS: String(CONFIRMATION_TIMEOUT_MS),
+      SST_RESOURCE_App: JSON.stringify({ name: "toolgate", stage: "test" }),
+      SST_RESOURCE_Table: JSON.stringify({ name: table, type: "sst.aws.Dynamo" }),
+      SST_RESOURCE_AdminToken: JSON.stringify({ value: ADMIN_TOKEN, type: "sst.sst.Secret" }),
+      SST_RESOURCE_SigningKey: JSON.stringify({ value: "lambda-signing-key-0123456789-0123456789", type: "sst.sst.Secret" }),
+    },
+  });
+  runtimes.push(child);
+  const pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  child.on("message", (message: { id?: string; result?: unknown; error?: string }) => {
+    const waiting = message.id === undefined ? undefined : pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id!);
+    if (message.error !== undefined) waiting.reject(new Error(`${bundle.name} threw ${message.error}`));
+    else waiting.resolve(message.result);
+  });
+  await new Promise<void>((ready, failed) => {
+    child.once("message", () => ready());
+    child.once("exit", (code) => failed(new Error(`the ${bundle.name} function exited with ${code} while loading`)));
+  });
+  return (event) =>
+    new Promise((resolve, reject) => {
+      const id = ulid();
+      pending.set(id, { resolve, reject });
+      child.send({ id, event });
+    });
+}
+
+/** An API Gateway HTTP API (payload 2.0) request event, as the gateway sends it to the function that owns the route. */
+function gatewayEvent(method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN): APIGatewayProxyEventV2 {
+  const url = new URL(path, "https://api.example.test");
+  const now = new Date();
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers: {
+      host: url.host,
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "api",
+      domainName: url.host,
+      domainPrefix: "api",
+      http: { method, path: url.pathname, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "vitest" },
+      requestId: ulid(),
+      routeKey: "$default",
+      stage: "$default",
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    isBase64Encoded: false,
+  };
+}
+
+async function request(name: "groups" | "roles" | "execution", method: string, path: string, body?: unknown, token?: string | null): Promise<Response> {
+  const result = (await functions[name](gatewayEvent(method, path, body, token))) as APIGatewayProxyStructuredResultV2;
+  const text = result.isBase64Encoded ? Buffer.from(result.body ?? "", "base64").toString("utf8") : (result.body ?? "");
+  const json = String(result.headers?.["content-type"] ?? "").includes("application/json");
+  return { status: result.statusCode ?? 200, body: json && text ? JSON.parse(text) : text, headers: result.headers ?? {} };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "toolgate-lambda-"));
+  const table = `lambda_${ulid()}`;
+  const client = new DynamoDBClient({ endpoint: inject("dynamoEndpoint"), region: "us-east-1", credentials: CREDENTIALS });
+  await ensureTable(client, table);
+  client.destroy();
+  for (const name of Object.keys(HANDLERS) as HandlerName[]) bundles.set(name, await buildHandler(name, dir));
+  await Promise.all([...bundles.values()].map(async (bundle) => (functions[bundle.name] = await startFunction(bundle, table))));
+  executor = await startExecutor(({ body }) => ({ body: { content: `found ${body.arguments.query}`, type: "text" } }));
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of runtimes) child.kill();
+  await executor?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A fresh group behind the test's executor, a role on it and an agent, each made through the function that owns the route. */
+async function researcher() {
+  const id = `search_${ulid().toLowerCase()}`;
+  const group = await request("groups", "PUT", `/groups/${id}`, {
+    description: "Searches the team's documents.",
+    executor: { type: "http", url: `${executor.url}/run` },
+    tools: [
+      tool(`${id}_find`, "Finds documents by words.", {
+        type: "object",
+        properties: { query: { type: "string", minLength: 1 } },
+        required: ["query"],
+        additionalProperties: false,
+      }),
+      { ...tool(`${id}_purge`, "Deletes every document.", { type: "object", properties: {} }), "x-toolgate": { dangerous: true } },
+    ],
+  });
+  expect(group.status, JSON.stringify(group.body)).toBe(201);
+  const role = await request("roles", "POST", "/roles", { name: `researcher ${id}`, rolePrompt: "Find things.", toolGroups: [id] });
+  expect(role.status, JSON.stringify(role.body)).toBe(201);
+  const created = await request("execution", "POST", "/agents", { roleId: role.body.id, name: "ada" });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const { agent, token } = created.body as { agent: { id: string }; token: string };
+  return { find: `${id}_find`, purge: `${id}_purge`, agentId: agent.id, token };
+}
+
+const callAs = (caller: { agentId: string; token: string }, toolName: string, args: Record<string, unknown>) =>
+  request("execution", "POST", `/agents/${caller.agentId}/calls`, { tool: toolName, arguments: args }, caller.token);
+
+test("built functions - each handler ships with chunks it loads only on first use (the split build infra/defaults.ts asks for)", async () => {
+  for (const bundle of bundles.values()) {
+    const files = await readdir(join(dir, bundle.name));
+    expect(files, bundle.name).toContain(basename(bundle.file));
+    expect(files.length, bundle.name).toBeGreaterThan(1);
+    expect(bundle.initBytes, bundle.name).toBeLessThan(bundle.bytes);
+  }
+});
+
+test("built functions - a group registered, a role and an agent created, and a guarded call to an http executor completes", async () => {
+  const caller = await researcher();
+  const tools = await request("execution", "GET", `/agents/${caller.agentId}/tools`, undefined, caller.token);
+  expect(tools.status, JSON.stringify(tools.body)).toBe(200);
+  expect(JSON.stringify(tools.body)).toContain(caller.find);
+
+  const call = await callAs(caller, caller.find, { query: "budget" });
+  expect(call.status, JSON.stringify(call.body)).toBe(200);
+  expect(call.body).toMatchObject({ status: "completed", result: { content: "found budget", type: "text" } });
+  expect(executor.requestsFor(caller.find)).toHaveLength(1);
+
+  const history = await request("execution", "GET", `/agents/${caller.agentId}/calls`);
+  expect(history.status).toBe(200);
+  expect(JSON.stringify(history.body)).toContain(call.body.callId);
+});
+
+test("built functions - arguments that break the tool's JSON Schema are refused 400 and the executor is not called", async () => {
+  const caller = await researcher();
+  const refused = await callAs(caller, caller.find, { query: "" });
+  expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+  expect(refused.body.error).toBe("invalid_arguments");
+  expect(executor.requestsFor(caller.find)).toHaveLength(0);
+});
+
+test("built functions - a forged agent token is refused 401 and a request without credentials too", async () => {
+  const caller = await researcher();
+  const forged = await request("execution", "GET", `/agents/${caller.agentId}/tools`, undefined, `${caller.token.slice(0, -4)}AAAA`);
+  expect(forged.status, JSON.stringify(forged.body)).toBe(401);
+  expect(forged.body.error).toEqual(expect.any(String));
+  expect((await request("groups", "GET", "/groups", undefined, null)).status).toBe(401);
+});
+
+test("built functions - the console is served as HTML by the roles function", async () => {
+  const page = await request("roles", "GET", "/console");
+  expect(page.status).toBe(200);
+  expect(String(page.headers["content-type"])).toMatch(/text\/html/);
+  expect(page.body).toContain("<html");
+});
+
+test("built functions - a module.loaded event through the modules function registers the module's group", async () => {
+  const module = `chrome_${ulid().toLowerCase()}`;
+  const event = moduleEvent("module.loaded", {
+    module,
+    version: 1,
+    description: "Chrome controller",
+    tools: [tool(`${module}_open_tab`, "Opens a tab.")],
+    executor: { type: "http", url: `${executor.url}/run` },
+  });
+  expect(await functions.modules(event)).toMatchObject({ outcome: "loaded", module, version: 1, groupId: module });
+  const group = await request("groups", "GET", `/groups/${module}`);
+  expect(group.status).toBe(200);
+  expect(group.body).toMatchObject({ id: module, source: "module", module });
+});
+
+test("built functions - the cleanup function expires a confirmation nobody answered", async () => {
+  const caller = await researcher();
+  const waiting = await callAs(caller, caller.purge, {});
+  expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
+  const report = await eventually(
+    () => functions.cleanup({ "detail-type": "Scheduled Event", source: "aws.events", detail: {} }),
+    (done: { settled: number }) => done.settled >= 1,
+  );
+  expect(report).toEqual({ settled: 1, deleted: expect.any(Number) });
+  const call = await request("execution", "GET", `/agents/${caller.agentId}/calls/${waiting.body.callId}`);
+  expect(call.body).toMatchObject({ status: "expired", error: { code: "confirmation_expired" } });
+  expect(executor.requestsFor(caller.purge)).toHaveLength(0);
+});
