@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PutEventsCommand } from "@aws-sdk/client-eventbridge";
@@ -116,4 +117,34 @@ test("npm start - an admin and an agent go through the guard over HTTP: confirma
   ]);
   expect(history.body.calls.find((c: any) => c.callId === first.body.callId)).toMatchObject({ approvedBy: "admin" });
   expect(executor.requests).toHaveLength(3);
+});
+
+/** Sends a raw POST over a socket: with its length declared, or chunked (no length), as a client streaming its body would. */
+function postRaw(path: string, token: string, body: Buffer, framing: "declared" | "chunked"): Promise<{ status: number; body: any }> {
+  const url = new URL(path, stack.url);
+  const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  if (framing === "declared") headers["content-length"] = body.length;
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+    });
+    // The server may answer and close before the whole body is sent: that answer is what is checked.
+    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    if (framing === "chunked") for (let start = 0; start < body.length; start += 64 * 1024) request.write(body.subarray(start, start + 64 * 1024));
+    request.end(framing === "declared" ? body : undefined);
+  });
+}
+
+test("npm start - a body over 1 MiB is 413 payload_too_large whether its length is declared or it comes chunked; a small chunked body is read", async () => {
+  const huge = Buffer.from(JSON.stringify({ name: "big", rolePrompt: "y".repeat(1_200_000), toolGroups: [] }));
+  for (const framing of ["declared", "chunked"] as const) {
+    const response = await postRaw("/roles", stack.adminToken, huge, framing);
+    expect(response.status, framing).toBe(413);
+    expect(response.body.error, framing).toBe("payload_too_large");
+  }
+  const small = await postRaw("/roles", stack.adminToken, Buffer.from(JSON.stringify({ name: "chunked", rolePrompt: "Small.", toolGroups: [] })), "chunked");
+  expect(small.status).toBe(201);
+  expect(small.body.name).toBe("chunked");
 });

@@ -4,6 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { ToolResult } from "./schema";
+import { timedOut } from "./timeout";
 import type { Executor } from "./schema";
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -19,67 +20,65 @@ const failed = (url: URL, reason: string) =>
 
 const tooLarge = (url: URL) => failed(url, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
 
-const timedOut = (tool: string, timeoutMs: number) =>
-  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
-
-/** POSTs the body and resolves with the response as soon as its head arrives; the body is read by readLimited. */
-function post(url: URL, body: string, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const request = send(url, {
-      method: "POST",
-      agent: agents[url.protocol as keyof typeof agents],
-      signal,
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "application/json", "user-agent": "toolgate" },
-    });
-    request.once("response", resolve);
-    request.once("error", reject);
-    request.end(body);
-  });
-}
-
-/** The body as text, read chunk by chunk and abandoned as soon as it passes the limit: a huge answer never sits in memory. */
-async function readLimited(response: IncomingMessage, url: URL): Promise<string> {
-  const declared = Number(response.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) {
-    response.destroy();
-    throw tooLarge(url);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      response.destroy();
-      throw tooLarge(url);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 const reasonOf = (error: unknown) => {
   const cause = (error as { cause?: unknown })?.cause ?? error;
   return cause instanceof Error && cause.message ? cause.message : "it could not be reached";
 };
 
+/**
+ * POSTs the body and reads the answer as it streams in: refused past the size limit (declared or counted), abandoned
+ * at the deadline. Settles once; whatever happens after (a destroyed socket's error, a late chunk) is ignored.
+ */
+function exchange(url: URL, body: string, tool: string, timeoutMs: number): Promise<string> {
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outcome();
+    };
+    const fail = (error: ToolgateError) => settle(() => reject(error));
+    const request = send(url, {
+      method: "POST",
+      agent: agents[url.protocol as keyof typeof agents],
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "application/json", "user-agent": "toolgate" },
+    });
+    const deadline = setTimeout(() => {
+      fail(timedOut(tool, timeoutMs));
+      request.destroy();
+    }, timeoutMs);
+    request.once("error", (error) => fail(failed(url, reasonOf(error))));
+    request.once("response", (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        response.resume();
+        return fail(failed(url, `it answered HTTP ${status}`));
+      }
+      if (Number(response.headers["content-length"]) > MAX_RESPONSE_BYTES) {
+        response.destroy();
+        return fail(tooLarge(url));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size <= MAX_RESPONSE_BYTES) return void chunks.push(chunk);
+        response.destroy();
+        fail(tooLarge(url));
+      });
+      response.once("end", () => settle(() => resolve(Buffer.concat(chunks).toString("utf8"))));
+      response.once("error", (error) => fail(failed(url, reasonOf(error))));
+      response.once("close", () => fail(failed(url, "the connection closed before its answer ended")));
+    });
+    request.end(body);
+  });
+}
+
 export async function runHttpExecutor(executor: Extract<Executor, { type: "http" }>, payload: HttpCallPayload, timeoutMs: number): Promise<ToolResult> {
   const url = new URL(executor.url);
-  const signal = AbortSignal.timeout(timeoutMs);
-  let text: string;
-  try {
-    const response = await post(url, JSON.stringify(payload), signal);
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status > 299) {
-      response.resume();
-      throw failed(url, `it answered HTTP ${status}`);
-    }
-    text = await readLimited(response, url);
-  } catch (error) {
-    if (error instanceof ToolgateError) throw error;
-    if (signal.aborted) throw timedOut(payload.tool, timeoutMs);
-    throw failed(url, reasonOf(error));
-  }
+  const text = await exchange(url, JSON.stringify(payload), payload.tool, timeoutMs);
   let body: unknown;
   try {
     body = JSON.parse(text);

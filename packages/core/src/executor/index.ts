@@ -1,6 +1,7 @@
 import { ToolgateError } from "../error";
 import type { ToolInfo } from "../tool/tool";
 import { runHttpExecutor } from "./http";
+import { timedOut } from "./timeout";
 import type { Executor, ToolResult } from "./schema";
 
 export { Executor, ToolResult } from "./schema";
@@ -14,8 +15,7 @@ export type Natives = ReadonlyMap<string, ToolInfo>;
 
 export type RunOptions = { timeoutMs: number; natives: Natives };
 
-export const timedOut = (tool: string, timeoutMs: number) =>
-  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
+export { timedOut } from "./timeout";
 
 const clientExecuted = (tool: string) =>
   new ToolgateError(409, "client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
@@ -20,6 +20,21 @@ const overlongSegment = (path: string) =>
       return true;
     }
   });
+
+const tooLarge = (c: Context) =>
+  errorBody(c, new ToolgateError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
+const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
+
+/**
+ * A body's declared length is judged from the header alone, which leaves the body unread for the route (on Node, reading
+ * it through the web Request would build a stream per request); a body sent without a length is counted as it streams in.
+ */
+const withinBodyLimit: MiddlewareHandler = (c, next) => {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && c.req.header("transfer-encoding") === undefined) return Number(declared) > MAX_BODY_BYTES ? Promise.resolve(tooLarge(c)) : next();
+  if (declared === undefined && (c.req.method === "GET" || c.req.method === "HEAD")) return next();
+  return streamedBodyLimit(c, next);
+};
 
 /** Refusals that end with a time to wait say so in Retry-After too, for clients that back off on their own. */
 function errorBody(c: Context, error: ToolgateError) {
@@ -46,13 +61,7 @@ export function createApp(getToolgate: () => Toolgate) {
       throw new ToolgateError(400, "invalid_path", `A part of the path is longer than ${MAX_PATH_SEGMENT_BYTES} bytes or badly encoded; no id or name is.`);
     await next();
   });
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorBody(c, new ToolgateError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`)),
-    }),
-  );
+  app.use(withinBodyLimit);
   app.onError((error, c) => {
     if (error instanceof ToolgateError) return errorBody(c, error);
     if (error instanceof StoreUnavailableError) return errorBody(c, storeUnavailable(error));
