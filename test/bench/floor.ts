@@ -15,8 +15,9 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { performance } from "node:perf_hooks";
-import { askForCapacity } from "./dynamo-record";
+import { DynamoRecorder } from "./dynamo-record";
 import type { DynamoRequest } from "./dynamo-record";
+import { countRoundTrips, timeDynamo } from "./support";
 import { entryKey, pruneExpressionAttributes, writeEntries } from "./requests";
 import type { WriteKind } from "./requests";
 import { describeTable, keyId } from "./table-shape";
@@ -49,9 +50,15 @@ const DOCUMENT_COMMANDS: Record<string, DocumentCommand> = {
 
 type Step = { operation: string; command: object };
 
+/**
+ * A default SDK client carrying the bench's instruments exactly as toolgate's client carries them (asking for
+ * capacity, recording, timing, counting round trips), so what they cost per request is paid on both sides.
+ */
 export function localDynamoClient(endpoint: string): DynamoDBClient {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-  askForCapacity(client);
+  new DynamoRecorder(client);
+  timeDynamo(client);
+  countRoundTrips(client, () => {});
   return client;
 }
 

@@ -202,7 +202,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("guard_overhead_in_app_p50_ms", ms(inAppOverhead));
   out("guard_overhead_in_app_vs_floor", (inAppOverhead / percentile(floorMs, 50)).toFixed(2));
   note(
-    `floor: each guarded call's DynamoDB requests replayed right after it with the SDK's document client on its own client ` +
+    `floor: each guarded call's DynamoDB requests replayed right after it with the SDK's document client on its own client (default settings, the bench's instruments as on toolgate's) ` +
       `("+" = concurrent), writes moved to FLOOR# partitions (${await floor.removeItems()} floor items removed after)`,
   );
   out("dynamodb_capacity_units_per_call", mean(perCallCapacity).toFixed(2));

@@ -139,6 +139,17 @@ export function timeDynamo(client: { middlewareStack: { add: (...args: any[]) =>
   return timer;
 }
 
+/** A round-trip counter at the step where toolgate's `onRoundTrip` counts, for a client that is not toolgate's. */
+export function countRoundTrips(client: { middlewareStack: { add: (...args: any[]) => void } }, onRoundTrip: (operation: string) => void) {
+  client.middlewareStack.add(
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      onRoundTrip(String(context.commandName ?? "unknown").replace(/Command$/, ""));
+      return next(args);
+    },
+    { step: "finalizeRequest", name: "benchRoundTripCounter" },
+  );
+}
+
 /** A forced full GC without needing --expose-gc on the command line, so heap figures are live data only. */
 export function collectGarbage(): void {
   setFlagsFromString("--expose-gc");

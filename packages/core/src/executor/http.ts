@@ -70,7 +70,9 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number): Prom
       });
       response.once("end", () => settle(() => resolve(Buffer.concat(chunks).toString("utf8"))));
       response.once("error", (error) => fail(failed(url, reasonOf(error))));
-      response.once("close", () => fail(failed(url, "the connection closed before its answer ended")));
+      response.once("close", () => {
+        if (!settled) fail(failed(url, "the connection closed before its answer ended"));
+      });
     });
     request.end(body);
   });
