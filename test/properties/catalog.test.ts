@@ -5,7 +5,7 @@ import { decide, visibleTools } from "@toolgate/core/access";
 import type { Access } from "@toolgate/core/access";
 import { ToolgateError } from "@toolgate/core/error";
 import { builtinGroups, RESERVED_GROUP_IDS } from "@toolgate/core/group";
-import type { GroupInput } from "@toolgate/core/group";
+import type { GroupDefinition } from "@toolgate/core/group";
 import { ToolGroupManager } from "../../packages/core/src/group/manager";
 import { parseGroupId, planRegistration } from "../../packages/core/src/group/register";
 import { effectiveToolGroups } from "@toolgate/core/role";
@@ -48,7 +48,7 @@ const toolArb: fc.Arbitrary<ToolDefinition> = fc
 
 const descriptionArb = fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim().length > 0);
 
-type GroupSpec = { id: string; input: GroupInput };
+type GroupSpec = { id: string; input: GroupDefinition };
 
 /** Groups with distinct, unreserved ids, each with 1+ tools; tool names unique across all groups in any case. */
 const catalogArb = (minGroups: number, maxGroups: number): fc.Arbitrary<GroupSpec[]> =>

@@ -6,8 +6,8 @@ import { ArgumentSeal } from "./call/seal";
 import { cleanup } from "./cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
-import { nativeTools } from "./executor/index";
-import type { Natives } from "./executor/index";
+import { environmentSecrets, nativeTools } from "./executor/index";
+import type { Natives, SecretSource } from "./executor/index";
 import { guardSettings, storeOptions } from "./environment";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
@@ -36,12 +36,14 @@ export class Toolgate {
   readonly agents: AgentCache;
   readonly states = new GuardStates();
   readonly natives: Natives;
+  /** Named secrets for executor headers, read at call time (by default TOOLGATE_SECRET_<name>). */
+  readonly secrets: SecretSource;
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
   private readonly adminDigest: Buffer;
   private starting: Promise<void> | undefined;
 
-  constructor(options: ToolgateOptions) {
+  constructor(options: ToolgateOptions & { secrets?: SecretSource }) {
     if (options.adminToken.length < 16) throw new Error("The admin token must be at least 16 characters long.");
     this.db = createDb(options);
     this.catalog = new Catalog(this.db);
@@ -57,12 +59,13 @@ export class Toolgate {
     this.seal = new ArgumentSeal(options.signingKey);
     this.health = new StoreHealth(this.db);
     this.adminDigest = Agent.digest(options.adminToken);
+    this.secrets = options.secrets ?? environmentSecrets();
     this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
   }
 
   get guard(): GuardDeps {
-    const { db, catalog, roles, agents, states, natives, config: settings, seal } = this;
-    return { db, catalog, roles, agents, states, natives, settings, seal };
+    const { db, catalog, roles, agents, states, natives, secrets, config: settings, seal } = this;
+    return { db, catalog, roles, agents, states, natives, secrets, settings, seal };
   }
 
   get auth(): Agent.AuthDeps {

@@ -9,6 +9,7 @@ export const API = {
       get: "GET /groups/:id",
       put: "PUT /groups/:id",
       bindExecutor: "PUT /groups/:id/executor",
+      refresh: "POST /groups/:id/refresh",
       remove: "DELETE /groups/:id",
     },
     tools: {

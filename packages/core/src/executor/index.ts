@@ -1,10 +1,14 @@
 import { ToolgateError } from "../error";
 import type { ToolInfo } from "../tool/tool";
 import { runHttpExecutor } from "./http";
+import { loadMcp } from "./load-mcp";
+import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
-import type { Executor, ToolResult } from "./schema";
+import type { Executor, McpExecutor, ToolResult } from "./schema";
 
-export { Executor, ToolResult } from "./schema";
+export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
+export { environmentSecrets, SECRET_ENV_PREFIX } from "./secrets";
+export type { SecretSource } from "./secrets";
 export { nativeTools } from "./native/index";
 export type { NativeServices } from "./native/index";
 
@@ -13,7 +17,7 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 
 export type Natives = ReadonlyMap<string, ToolInfo>;
 
-export type RunOptions = { timeoutMs: number; natives: Natives };
+export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource };
 
 export { timedOut } from "./timeout";
 
@@ -29,14 +33,19 @@ async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number
   return Promise.race([tool.execute({ callId: call.callId, sessionID: call.agentId, input: call.arguments, signal }), aborted]);
 }
 
+const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
+  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs);
+
 /**
- * Carries out one call with the group's executor: http (POSTed to the module), native (inside toolgate).
+ * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate).
  * Client-executed tools run in the agent's runtime, which reports their result; they never reach here.
  */
 export function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
   switch (executor.type) {
     case "http":
       return runHttpExecutor(executor, call, options.timeoutMs);
+    case "mcp":
+      return runMcp(executor, call, options);
     case "native":
       return runNative(options.natives, call, options.timeoutMs);
     case "client":

@@ -1,13 +1,57 @@
 import * as z from "zod";
 
+const TimeoutMs = z.number().int().min(1).max(900_000);
+const WebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+
 export const HttpExecutor = z.strictObject({
   type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
-  timeoutMs: z.number().int().min(1).max(900_000).optional(),
+  url: WebUrl,
+  timeoutMs: TimeoutMs.optional(),
 });
+
+export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_]{1,128}$/;
+const HeaderText = z.string().max(8192).regex(/^[^\r\n\0]*$/, "must not contain line breaks");
+
+/** A named secret, read when a call is made (TOOLGATE_SECRET_<name> locally) and never stored; `prefix` goes before it ("Bearer "). */
+export const SecretRef = z.strictObject({
+  secret: z.string().regex(SECRET_NAME_PATTERN, "must be a secret name: 1-128 letters, digits or '_'"),
+  prefix: HeaderText.max(64).optional(),
+});
+export type SecretRef = z.infer<typeof SecretRef>;
+
+const HEADER_NAME_PATTERN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
+/** Headers the MCP transport sets itself: an executor may not replace them. */
+const TRANSPORT_HEADERS = new Set(["accept", "content-type", "content-length", "host", "connection", "transfer-encoding", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
+
+export const HeaderValue = z.union([HeaderText, SecretRef]);
+export type HeaderValue = z.infer<typeof HeaderValue>;
+
+export const ExecutorHeaders = z
+  .record(z.string().regex(HEADER_NAME_PATTERN, "must be an HTTP header name"), HeaderValue)
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > 32) ctx.addIssue({ code: "custom", message: "can name at most 32 headers" });
+    for (const name of names)
+      if (TRANSPORT_HEADERS.has(name.toLowerCase()))
+        ctx.addIssue({ code: "custom", path: [name], message: `is set by the MCP transport and cannot be given` });
+  });
+export type ExecutorHeaders = z.infer<typeof ExecutorHeaders>;
+
+/** Prefixed to every imported tool's name with "_" ("gh" → gh_get_me), so names stay unique and valid function names. */
+export const ToolPrefix = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "must be 1-32 letters, digits, '_' or '-'");
+
+export const McpExecutor = z.strictObject({
+  type: z.literal("mcp"),
+  url: WebUrl,
+  headers: ExecutorHeaders.optional(),
+  toolPrefix: ToolPrefix.optional(),
+  timeoutMs: TimeoutMs.optional(),
+});
+export type McpExecutor = z.infer<typeof McpExecutor>;
+
 export const ClientExecutor = z.strictObject({ type: z.literal("client") });
 export const NativeExecutor = z.strictObject({ type: z.literal("native") });
-export const Executor = z.discriminatedUnion("type", [HttpExecutor, ClientExecutor, NativeExecutor]);
+export const Executor = z.discriminatedUnion("type", [HttpExecutor, McpExecutor, ClientExecutor, NativeExecutor]);
 export type Executor = z.infer<typeof Executor>;
 
 /** What every way of running a tool hands back, and what a client-executed call's runtime reports. */

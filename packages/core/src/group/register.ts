@@ -4,15 +4,18 @@ import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import type { Catalog } from "./catalog";
 import type { Executor } from "../executor/schema";
-import { Group, GroupInput } from "./schema";
+import { Group } from "./schema";
+import type { GroupDefinition } from "./schema";
 import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
 import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 import { Name } from "../tool/schema";
 import { jsonSchemaProblems } from "../tool/json-schema";
 import { parseOr, summarise } from "../validation";
+import { refuseLiteralSecrets } from "../executor/secrets";
 
-export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string };
+/** `unchangedSince`: the group's updatedAt when the change was prepared; registering over a group changed since is refused. */
+export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string; unchangedSince?: string };
 
 /** DynamoDB items stop at 400 KB; the rest of the item needs a little room. */
 export const MAX_GROUP_BYTES = 350 * 1024;
@@ -33,14 +36,17 @@ const reserved = (id: string) =>
 export function planRegistration(
   manager: ToolGroupManager,
   id: string,
-  input: GroupInput,
+  input: GroupDefinition,
   registration: Registration,
 ): RegisterOutcome {
   const existing = manager.getGroup(id);
+  if (registration.unchangedSince !== undefined && existing?.updatedAt !== registration.unchangedSince)
+    throw conflict("group_changed", `The group "${id}" changed (or was removed) while its tools were being imported; nothing was written. Refresh it again.`, { groupId: id });
   if (input.executor?.type === "native" && registration.source !== "builtin")
-    throw badRequest("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http" or "client".', {
-      details: [{ path: "executor.type", message: 'must be "http" or "client"' }],
+    throw badRequest("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http", "mcp" or "client".', {
+      details: [{ path: "executor.type", message: 'must be "http", "mcp" or "client"' }],
     });
+  if (input.executor?.type === "mcp") refuseLiteralSecrets(input.executor.headers);
   const group = Group.parse({
     ...input,
     id,
@@ -69,7 +75,7 @@ export function planRegistration(
 }
 
 /** Refuses (invalid_group_def) tools whose parameters are not a valid JSON Schema. */
-async function checkSchemas(input: GroupInput) {
+async function checkSchemas(input: GroupDefinition) {
   const details = await jsonSchemaProblems(input.tools);
   if (details.length) throw badRequest("invalid_group_def", `The group definition is not valid: ${summarise(details)}.`, { details });
 }
@@ -78,7 +84,7 @@ export async function registerGroup(
   db: Db,
   catalog: Catalog,
   id: string,
-  input: GroupInput,
+  input: GroupDefinition,
   registration: Registration,
   extraItems: CatalogItem[] = [],
 ): Promise<RegisterOutcome> {
@@ -108,6 +114,7 @@ export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Exe
     if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
     if (executor.type === "native" && !NATIVE_GROUP_IDS.includes(id))
       throw badRequest("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
+    if (executor.type === "mcp") refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });
     return { items: [putGroupItem(db, updated)], result: updated };
   });

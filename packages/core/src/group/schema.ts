@@ -5,32 +5,50 @@ import { Name, ToolDefinition } from "../tool/schema";
 export const GroupSource = z.enum(["builtin", "module", "api"]);
 export type GroupSource = z.infer<typeof GroupSource>;
 
-const MAX_TOOLS_PER_GROUP = 500;
+export const MAX_TOOLS_PER_GROUP = 500;
 
-export const GroupInput = z.strictObject({
-  description: z.string().trim().min(1).max(1024),
-  tools: z
-    .array(ToolDefinition)
-    .min(1)
-    .max(MAX_TOOLS_PER_GROUP)
-    .superRefine((tools, ctx) => {
-      const seen = new Set<string>();
-      tools.forEach((tool, index) => {
-        const key = tool.function.name.toLowerCase();
-        if (seen.has(key))
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "function", "name"],
-            message: `tool name "${tool.function.name}" appears more than once in the group`,
-          });
-        seen.add(key);
-      });
-    }),
+export const ToolList = z
+  .array(ToolDefinition)
+  .min(1)
+  .max(MAX_TOOLS_PER_GROUP)
+  .superRefine((tools, ctx) => {
+    const seen = new Set<string>();
+    tools.forEach((tool, index) => {
+      const key = tool.function.name.toLowerCase();
+      if (seen.has(key))
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "function", "name"],
+          message: `tool name "${tool.function.name}" appears more than once in the group`,
+        });
+      seen.add(key);
+    });
+  });
+
+const Description = z.string().trim().min(1).max(1024);
+
+/** A group as it is registered: its tools, all of them. */
+export const GroupDefinition = z.strictObject({
+  description: Description,
+  tools: ToolList,
   executor: Executor.optional(),
 });
+export type GroupDefinition = z.infer<typeof GroupDefinition>;
+
+/** A group as a request or a module sends it: a group served by an MCP server may leave its tools to be imported from it. */
+export const GroupInput = z
+  .strictObject({
+    description: Description,
+    tools: ToolList.optional(),
+    executor: Executor.optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.tools === undefined && input.executor?.type !== "mcp")
+      ctx.addIssue({ code: "custom", path: ["tools"], message: 'is required unless the executor is an MCP server ({ "type": "mcp", ... }), whose tools are imported' });
+  });
 export type GroupInput = z.infer<typeof GroupInput>;
 
-export const Group = GroupInput.extend({
+export const Group = GroupDefinition.extend({
   id: Name,
   reserved: z.boolean(),
   source: GroupSource,

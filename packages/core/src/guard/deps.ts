@@ -1,13 +1,13 @@
 import type { AgentCache } from "../agent/cache";
 import type { ArgumentSeal } from "../call/seal";
 import type { Db } from "../dynamo/client";
-import type { Natives } from "../executor/index";
+import type { Natives, SecretSource } from "../executor/index";
 import type { Catalog } from "../group/catalog";
 import type { RoleCache } from "../role/cache";
 import type { GuardStates } from "./caches";
 import type { GuardSettings } from "./settings";
 
-/** What the guard works with: the storage boundary, the per-process caches, the native tools, settings and the argument seal. */
+/** What the guard works with: the storage boundary, the per-process caches, the native tools, where secrets come from, settings and the argument seal. */
 export type GuardDeps = {
   db: Db;
   catalog: Catalog;
@@ -15,6 +15,7 @@ export type GuardDeps = {
   agents: AgentCache;
   states: GuardStates;
   natives: Natives;
+  secrets: SecretSource;
   settings: GuardSettings;
   seal: ArgumentSeal;
 };

@@ -25,7 +25,7 @@ export async function plan(access: Access, tool: string, args: Record<string, un
   if (!validated.valid) return { kind: "refuse", error: refusal.invalidArguments(tool, validated.issues), group };
   const executor = decision.group.executor;
   if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, group), group };
-  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
+  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" || executor.type === "mcp" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
   return { kind: "admit", group, executor, args: validated.value, policy, timeoutMs };
 }
 

@@ -6,13 +6,13 @@ import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { run, timedOut } from "../executor/index";
-import type { Natives } from "../executor/index";
+import type { Natives, SecretSource } from "../executor/index";
 import type { Executor, ToolResult } from "../executor/schema";
 import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
 
-export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives };
+export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secrets: SecretSource };
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
@@ -41,7 +41,7 @@ export async function runAndSettle(
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets });
   } catch (error) {
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;

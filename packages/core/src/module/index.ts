@@ -1,9 +1,12 @@
-import { ConditionFailedError, isRefusal, notFound } from "../error";
+import { ConditionFailedError, isRefusal, notFound, ToolgateError } from "../error";
 import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
 import { storeOptions } from "../environment";
+import { environmentSecrets } from "../executor/secrets";
+import type { SecretSource } from "../executor/secrets";
+import { withTools } from "../group/import";
 import { Catalog } from "../group/catalog";
 import { ensureBuiltins } from "../group/ensure-builtins";
 import { getModule, listModules, moduleEventItems, writeModuleEvent } from "../dynamo/modules";
@@ -20,8 +23,8 @@ export { ModuleState } from "./schema";
 
 export type ModuleEvent = { id: string; "detail-type": string; detail: unknown; time?: string };
 
-/** What applying module events needs: the store and the catalog, with the built-in groups registered before any module. */
-export type ModuleStore = { db: Db; catalog: Catalog; ready(): Promise<unknown> };
+/** What applying module events needs: the store and the catalog, with the built-in groups registered before any module, and the secrets MCP servers are reached with. */
+export type ModuleStore = { db: Db; catalog: Catalog; secrets?: SecretSource; ready(): Promise<unknown> };
 
 let linked: ModuleStore | undefined;
 
@@ -53,14 +56,14 @@ export async function get(db: Db, name: string): Promise<ModuleState> {
 
 export const list = (db: Db) => listModules(db);
 
-type Applying = { db: Db; catalog: Catalog; event: ModuleEvent; module: string; version: number; stored: ModuleState | undefined; now: Date };
+type Applying = { db: Db; catalog: Catalog; event: ModuleEvent; module: string; version: number; stored: ModuleState | undefined; now: Date; secrets: SecretSource };
 
 /**
  * Applies a module event: idempotent per event id, ordered per module by version, rejections recorded.
  * An event is stale only when a newer version of its own module is stored; losing a race to any other
  * writer means deciding again. An event that cannot be applied by the deadline throws, so the bus redelivers it.
  */
-export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, now: Date): Promise<EventOutcome> {
+export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, now: Date, secrets: SecretSource = environmentSecrets()): Promise<EventOutcome> {
   const ref = safeParseHuman(ModuleRef, event.detail);
   if (!ref.success)
     return { outcome: "ignored", reason: `the detail has no valid module name and version: ${summarise(describeIssues(ref.error))}` };
@@ -71,7 +74,7 @@ export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, 
     const stored = await getModule(db, module);
     if (stored && stored.version >= version) return { outcome: "stale" as const, module, version, storedVersion: stored.version };
     try {
-      return await apply({ db, catalog, event, module, version, stored, now });
+      return await apply({ db, catalog, event, module, version, stored, now, secrets });
     } catch (error) {
       if (error instanceof ConditionFailedError) return AGAIN;
       throw error;
@@ -99,7 +102,7 @@ async function reject(applying: Applying, groupId: string, reason: NonNullable<M
 }
 
 async function load(applying: Applying): Promise<EventOutcome> {
-  const { db, catalog, event, module, version, stored, now } = applying;
+  const { db, catalog, event, module, version, stored, now, secrets } = applying;
   const named = (event.detail as { toolGroupId?: unknown }).toolGroupId;
   const fallbackGroupId = typeof named === "string" ? named : module;
   if (nestsDeeperThan(event.detail))
@@ -115,20 +118,24 @@ async function load(applying: Applying): Promise<EventOutcome> {
   const target = parsed.data!.toolGroupId ?? module;
   const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
   try {
+    const definition = await withTools(input.data, secrets);
     const outcome = await registerGroup(
       db,
       catalog,
       target,
-      input.data,
+      definition,
       { source: "module", module, now: now.toISOString(), ...(replacing ? { replacing } : {}) },
       outsideCatalog(stateItems(applying, { status: "loaded", groupId: target })),
     );
     return { outcome: "loaded", module, version, groupId: target, ...(outcome.warning ? { warning: outcome.warning } : {}) };
   } catch (error) {
-    if (isRefusal(error)) return reject(applying, target, error.toBody());
+    if (isRefusal(error) || importFailed(error)) return reject(applying, target, error.toBody());
     throw error;
   }
 }
+
+/** An MCP server that could not list its tools: redelivering the same event is not what fixes it, a new version or a refresh is. */
+const importFailed = (error: unknown): error is ToolgateError => error instanceof ToolgateError && error.code === "mcp_import_failed";
 
 async function unload(applying: Applying): Promise<EventOutcome> {
   const { db, catalog, event, module, version, stored } = applying;

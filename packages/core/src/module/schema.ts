@@ -11,7 +11,8 @@ export const ModuleLoaded = z.strictObject({
   version: Version,
   toolGroupId: Name.optional(),
   description: z.string(),
-  tools: z.array(ToolDefinition),
+  /** Left out when the executor is an MCP server: its tools are imported from it. */
+  tools: z.array(ToolDefinition).optional(),
   executor: Executor.optional(),
 });
 export type ModuleLoaded = z.infer<typeof ModuleLoaded>;

@@ -14,7 +14,8 @@ export const groups = new Hono<Env>()
   .on(method(R.put), path(R.put), requireAdmin, json(Group.GroupInput, "invalid_group_def", "The group definition"), async (c) => {
     const toolgate = c.get("toolgate");
     const id = Group.parseGroupId(c.req.param("id"));
-    const outcome = await Group.registerGroup(toolgate.db, toolgate.catalog, id, c.req.valid("json"), { source: "api", now: toolgate.now() });
+    const definition = await Group.withTools(c.req.valid("json"), toolgate.secrets);
+    const outcome = await Group.registerGroup(toolgate.db, toolgate.catalog, id, definition, { source: "api", now: toolgate.now() });
     const body = Group.groupView(outcome.group);
     if (outcome.warning) return c.json({ ...body, warning: outcome.warning, message: `The group "${id}" already existed and has been replaced.` }, 200);
     return c.json(body, 201);
@@ -22,6 +23,11 @@ export const groups = new Hono<Env>()
   .on(method(R.bindExecutor), path(R.bindExecutor), requireAdmin, json(Group.Executor, "invalid_executor", "The executor"), async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(Group.groupView(await Group.bindExecutor(toolgate.db, toolgate.catalog, c.req.param("id"), c.req.valid("json"), toolgate.now())));
+  })
+  .on(method(R.refresh), path(R.refresh), requireAdmin, async (c) => {
+    const toolgate = c.get("toolgate");
+    const { group, added, removed } = await Group.refreshGroup(toolgate.db, toolgate.catalog, c.req.param("id"), toolgate.secrets, toolgate.now());
+    return c.json({ ...Group.groupView(group), added, removed });
   })
   .on(method(R.remove), path(R.remove), requireAdmin, async (c) => {
     const { db, catalog } = c.get("toolgate");

@@ -1,0 +1,90 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { slowly, startUpstreamMcp } from "../../../../test/support/upstream-mcp";
+import type { UpstreamMcp } from "../../../../test/support/upstream-mcp";
+import { environmentSecrets, run } from "./index";
+import type { ExecutorCall } from "./index";
+import { closeMcpConnections } from "./mcp";
+import type { McpExecutor } from "./schema";
+
+const SECRET = "ghp_unit-secret-0123456789";
+const secrets = environmentSecrets({ TOOLGATE_SECRET_UNIT_TOKEN: SECRET });
+let upstream: UpstreamMcp;
+
+beforeAll(async () => {
+  upstream = await startUpstreamMcp({ tools: [] });
+});
+
+afterAll(async () => {
+  await closeMcpConnections();
+  await upstream.close();
+});
+
+const call = (tool: string, args: Record<string, unknown> = {}): ExecutorCall => ({ callId: "call_1", tool, agentId: "agt_1", roleId: "rol_1", arguments: args });
+const mcp = (extra: Partial<McpExecutor> = {}): McpExecutor => ({ type: "mcp", url: upstream.url, ...extra });
+const initializations = () => upstream.requests.filter((request) => request.rpc.includes("initialize")).length;
+
+test("run - an mcp executor forwards the call under the upstream's name and joins its text content", async () => {
+  upstream.answer(() => ({ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }));
+  const result = await run(mcp({ toolPrefix: "gh" }), call("gh_get_me", { who: "me" }), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(result).toEqual({ content: "first\nsecond", type: "text" });
+  expect(upstream.calls.at(-1)).toMatchObject({ name: "get_me", arguments: { who: "me" } });
+});
+
+test("run - structuredContent is a json result; isError is an error result", async () => {
+  upstream.answer(() => ({ content: [{ type: "text", text: "{}" }], structuredContent: { stars: 42 } }));
+  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets })).toEqual({ content: '{"stars":42}', type: "json" });
+  upstream.answer(() => ({ content: [{ type: "text", text: "Not Found" }], isError: true }));
+  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets })).toEqual({ content: "Not Found", type: "error" });
+});
+
+test("run - calls to the same URL and headers reuse one connection", async () => {
+  upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
+  const executor = mcp({ headers: { "X-Reuse": "yes" } });
+  const before = initializations();
+  for (let index = 0; index < 3; index++) await run(executor, call("ping"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(initializations() - before).toBe(1);
+});
+
+test("run - a secret header reaches the upstream, and the upstream echoing it back is scrubbed from the result", async () => {
+  upstream.answer((received) => ({ content: [{ type: "text", text: `you sent ${received.headers.authorization}` }] }));
+  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("whoami"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(upstream.calls.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+  expect(result.content).toBe("you sent Bearer [REDACTED]");
+});
+
+test("run - past the timeout the call is 504 tool_timeout, the upstream request is cancelled and the next call connects afresh", async () => {
+  upstream.answer(async (received) => {
+    await slowly(5_000, received.signal);
+    return { content: [{ type: "text", text: "late" }] };
+  });
+  const executor = mcp({ headers: { "X-Timeout": "yes" } });
+  const started = Date.now();
+  await expect(run(executor, call("slow"), { timeoutMs: 200, natives: new Map(), secrets })).rejects.toMatchObject({ status: 504, code: "tool_timeout" });
+  expect(Date.now() - started).toBeLessThan(2_000);
+  await expect.poll(() => upstream.cancelled.map((cancelled) => cancelled.name)).toContain("slow");
+  upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
+  const before = initializations();
+  await run(executor, call("after"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(initializations() - before).toBe(1);
+});
+
+test("run - an unreachable MCP server is 502 executor_failed; a missing secret is 502 naming it", async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  await expect(run({ type: "mcp", url: `http://127.0.0.1:${closed}/mcp` }, call("x"), { timeoutMs: 5_000, natives: new Map(), secrets })).rejects.toMatchObject({
+    status: 502,
+    code: "executor_failed",
+    message: expect.stringContaining(`127.0.0.1:${closed}`),
+  });
+  await expect(run(mcp({ headers: { Authorization: { secret: "ABSENT" } } }), call("x"), { timeoutMs: 5_000, natives: new Map(), secrets })).rejects.toMatchObject({
+    status: 502,
+    code: "executor_failed",
+    details: { secret: "ABSENT" },
+  });
+});

@@ -1,0 +1,53 @@
+import { badRequest, ToolgateError } from "../error";
+import { isSecretKey } from "../call/redact";
+import type { ExecutorHeaders } from "./schema";
+
+/** Where named secrets come from when a call is made. Their values are never stored, returned or logged. */
+export type SecretSource = { read(name: string): Promise<string | undefined> };
+
+export const SECRET_ENV_PREFIX = "TOOLGATE_SECRET_";
+
+/**
+ * Secrets from the environment: `{ secret: "GITHUB_TOKEN" }` reads TOOLGATE_SECRET_GITHUB_TOKEN. On AWS the variable is
+ * set on the functions from an SST secret (see the README); any other store fits behind SecretSource.
+ */
+export const environmentSecrets = (env: NodeJS.ProcessEnv = process.env): SecretSource => ({
+  read: async (name) => env[`${SECRET_ENV_PREFIX}${name}`] || undefined,
+});
+
+export const missingSecret = (name: string, origin: string) =>
+  new ToolgateError(
+    502,
+    "executor_failed",
+    `The tool's executor at ${origin} needs the secret "${name}", which toolgate does not have (set ${SECRET_ENV_PREFIX}${name}).`,
+    { secret: name, recoverable: false },
+  );
+
+/**
+ * The headers to send, each secret reference replaced by its prefix and the secret's value, and the secret values themselves
+ * (to cut out of anything the upstream sends back); a missing secret is a 502 naming it.
+ */
+export async function resolveHeaders(headers: ExecutorHeaders | undefined, secrets: SecretSource, origin: string) {
+  const revealed: string[] = [];
+  const entries = await Promise.all(
+    Object.entries(headers ?? {}).map(async ([name, value]) => {
+      if (typeof value === "string") return [name, value] as const;
+      const secret = await secrets.read(value.secret);
+      if (secret === undefined) throw missingSecret(value.secret, origin);
+      revealed.push(secret);
+      return [name, `${value.prefix ?? ""}${secret}`] as const;
+    }),
+  );
+  return { headers: Object.fromEntries(entries), secrets: revealed };
+}
+
+/** A secret-looking header (Authorization, X-Api-Key, Cookie...) given as a literal would be stored: it must name a secret. */
+export function refuseLiteralSecrets(headers: ExecutorHeaders | undefined, path = "executor.headers", code = "invalid_group_def") {
+  const literal = Object.entries(headers ?? {}).filter(([name, value]) => typeof value === "string" && isSecretKey(name));
+  if (literal.length === 0) return;
+  throw badRequest(
+    code,
+    `The header${literal.length > 1 ? "s" : ""} ${literal.map(([name]) => `"${name}"`).join(", ")} must name a secret, e.g. { "secret": "GITHUB_TOKEN" }, so its value is never stored.`,
+    { details: literal.map(([name]) => ({ path: `${path}.${name}`, message: 'must be { "secret": "<NAME>" }, not a literal value' })) },
+  );
+}
