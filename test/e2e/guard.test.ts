@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PutEventsCommand } from "@aws-sdk/client-eventbridge";
@@ -147,4 +148,26 @@ test("npm start - a body over 1 MiB is 413 payload_too_large whether its length 
   const small = await postRaw("/roles", stack.adminToken, Buffer.from(JSON.stringify({ name: "chunked", rolePrompt: "Small.", toolGroups: [] })), "chunked");
   expect(small.status).toBe(201);
   expect(small.body.name).toBe("chunked");
+});
+
+test("npm start - an MCP client configured with only the URL and an agent token lists the agent's tools and calls one through the guard", async () => {
+  const group = await http("PUT", "/groups/mcp_e2e", stack.adminToken, {
+    description: "Tools for the MCP client.",
+    executor: { type: "http", url: `${executor.url}/mcp-e2e` },
+    tools: [definition("restart_server", "Restart a server.", {}), definition("erase_disk", "Erase a disk.", { dangerous: true })],
+  });
+  expect(group.status).toBe(201);
+  const role = await http("POST", "/roles", stack.adminToken, { name: "mcp-operator", rolePrompt: "Restart servers.", toolGroups: ["mcp_e2e"] });
+  const { agent, token } = (await http("POST", "/agents", stack.adminToken, { roleId: role.body.id, name: "mcp-1" })).body;
+
+  const client = new Client({ name: "e2e", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["erase_disk", "restart_server"]);
+  const done: any = await client.callTool({ name: "restart_server", arguments: { target: "web-1" } });
+  expect(done.content).toEqual([{ type: "text", text: "restart_server web-1" }]);
+  const waiting: any = await client.callTool({ name: "erase_disk", arguments: { target: "web-1" } });
+  expect(waiting).toMatchObject({ isError: true, _meta: { code: "awaiting_confirmation" } });
+  const history = await http("GET", `/agents/${agent.id}/calls`, token);
+  expect(history.body.calls.map((call: any) => `${call.tool}:${call.status}`)).toEqual(["erase_disk:awaiting_confirmation", "restart_server:completed"]);
+  await client.close();
 });

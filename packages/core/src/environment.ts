@@ -3,6 +3,8 @@ import { DEFAULT_STORE_SETTINGS } from "./dynamo/client";
 import type { DbOptions } from "./dynamo/client";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
+import { DEFAULT_MCP_SETTINGS } from "./mcp/schema";
+import type { McpSettings } from "./mcp/schema";
 
 const positiveNumber = (value: string | undefined, fallback: number) => {
   const parsed = Number(value);
@@ -16,6 +18,14 @@ export const storeOptions = (env: NodeJS.ProcessEnv = process.env): DbOptions =>
   requestTimeoutMs: positiveNumber(env.TOOLGATE_DYNAMODB_TIMEOUT_MS, DEFAULT_STORE_SETTINGS.requestTimeoutMs),
   maxAttempts: positiveNumber(env.TOOLGATE_DYNAMODB_MAX_ATTEMPTS, DEFAULT_STORE_SETTINGS.maxAttempts),
   contentionDeadlineMs: positiveNumber(env.TOOLGATE_CONTENTION_DEADLINE_MS, DEFAULT_STORE_SETTINGS.contentionDeadlineMs),
+});
+
+const list = (value: string | undefined) => (value ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+
+export const mcpSettings = (env: NodeJS.ProcessEnv = process.env): McpSettings => ({
+  pageSize: Math.floor(positiveNumber(env.TOOLGATE_MCP_PAGE_SIZE, DEFAULT_MCP_SETTINGS.pageSize)),
+  listTtlMs: Math.floor(positiveNumber(env.TOOLGATE_MCP_LIST_TTL_MS, DEFAULT_MCP_SETTINGS.listTtlMs)),
+  allowedOrigins: list(env.TOOLGATE_MCP_ALLOWED_ORIGINS),
 });
 
 export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettings => ({

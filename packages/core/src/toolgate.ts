@@ -8,7 +8,7 @@ import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
 import { environmentSecrets, nativeTools } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
-import { guardSettings, storeOptions } from "./environment";
+import { guardSettings, mcpSettings, storeOptions } from "./environment";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
 import { GuardStates } from "./guard/caches";
@@ -16,6 +16,8 @@ import type { GuardDeps } from "./guard/index";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
 import { StoreHealth } from "./health";
+import { DEFAULT_MCP_SETTINGS } from "./mcp/schema";
+import type { McpSettings } from "./mcp/schema";
 import { RoleCache } from "./role/cache";
 import * as Role from "./role/index";
 
@@ -24,7 +26,7 @@ export type Config = GuardSettings & {
   signingKey: string;
 };
 
-export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey">;
+export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey"> & { mcp?: Partial<McpSettings> };
 
 /** The composition root: the storage boundary, the per-process caches, token signing and settings, wired once per process. */
 export class Toolgate {
@@ -40,6 +42,7 @@ export class Toolgate {
   readonly secrets: SecretSource;
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
+  readonly mcp: McpSettings;
   private readonly adminDigest: Buffer;
   private starting: Promise<void> | undefined;
 
@@ -58,6 +61,7 @@ export class Toolgate {
     this.agents = new AgentCache(this.db);
     this.seal = new ArgumentSeal(options.signingKey);
     this.health = new StoreHealth(this.db);
+    this.mcp = { ...DEFAULT_MCP_SETTINGS, ...options.mcp };
     this.adminDigest = Agent.digest(options.adminToken);
     this.secrets = options.secrets ?? environmentSecrets();
     this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
@@ -113,6 +117,7 @@ export function toolgate(): Toolgate {
   fromResource ??= new Toolgate({
     ...storeOptions(),
     ...guardSettings(),
+    mcp: mcpSettings(),
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
   });

@@ -50,6 +50,13 @@ export const API = {
       approve: "POST /calls/:callId/approve",
       deny: "POST /calls/:callId/deny",
     },
+    mcp: {
+      post: "POST /mcp",
+      get: "GET /mcp",
+      remove: "DELETE /mcp",
+      resource: "GET /.well-known/oauth-protected-resource",
+      resourceOfMcp: "GET /.well-known/oauth-protected-resource/mcp",
+    },
   },
 } as const;
 

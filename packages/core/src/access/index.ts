@@ -108,14 +108,21 @@ export function decide(access: Access, toolName: string): Decision {
   return { allowed: true, group: found.group, definition: found.definition, policy };
 }
 
-/** The agent-facing definitions of every tool decide() allows, each once, in group then tool order. */
-export function visibleTools(access: Access): AgentToolDefinition[] {
-  const visible: AgentToolDefinition[] = [];
+export type Allowed = Extract<Decision, { allowed: true }>;
+
+/** Every tool decide() allows, each once, in group then tool order, with its group and effective policy. */
+export function allowedTools(access: Access): Allowed[] {
+  const allowed: Allowed[] = [];
   for (const groupId of access.groups)
-    for (const definition of access.manager.getGroup(groupId)?.tools ?? [])
-      if (decide(access, definition.function.name).allowed) visible.push(forAgent(definition));
-  return visible;
+    for (const definition of access.manager.getGroup(groupId)?.tools ?? []) {
+      const decision = decide(access, definition.function.name);
+      if (decision.allowed) allowed.push(decision);
+    }
+  return allowed;
 }
+
+/** The agent-facing definitions of every tool decide() allows. */
+export const visibleTools = (access: Access): AgentToolDefinition[] => allowedTools(access).map(({ definition }) => forAgent(definition));
 
 const serialised = new WeakMap<ToolGroupManager, WeakMap<ReadonlyMap<string, PolicyOverride>, Map<string, string>>>();
 const MAX_SERIALISED_PER_SNAPSHOT = 256;

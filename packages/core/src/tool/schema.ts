@@ -7,6 +7,10 @@ export const ToolPolicy = z.strictObject({
   timeoutMs: z.number().int().min(1).max(900_000).optional(),
   dangerous: z.boolean().optional(),
   requireConfirmation: z.boolean().optional(),
+  /** Hints for MCP clients (readOnlyHint, idempotentHint, openWorldHint); toolgate's policy owns them, not the module. */
+  readOnly: z.boolean().optional(),
+  idempotent: z.boolean().optional(),
+  openWorld: z.boolean().optional(),
   rateLimit: z
     .strictObject({
       perMinute: z.number().int().min(1).optional(),

@@ -1,0 +1,55 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { ToolgateError } from "../error";
+import type { ToolResult } from "../executor/schema";
+import type { GuardedCallResponse } from "../guard/index";
+
+/** What a refusal tells the model besides its sentence: the code, the recorded call, and whether and when to try again. */
+export type RefusalMeta = { code: string; callId?: string; recoverable?: boolean; retryAfterSeconds?: number };
+
+const text = (value: string) => [{ type: "text" as const, text: value }];
+
+const asObject = (content: string): Record<string, unknown> | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A tool's own result: its text, and a JSON object result as structuredContent too; a reported error is isError. */
+export function completed(callId: string, result: ToolResult): CallToolResult {
+  const structured = result.type === "json" ? asObject(result.content) : undefined;
+  return {
+    content: text(result.content),
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(result.type === "error" ? { isError: true } : {}),
+    _meta: { callId },
+  };
+}
+
+const refusal = (message: string, meta: RefusalMeta): CallToolResult => ({ content: text(message), isError: true, _meta: meta });
+
+/** A refusal the model can act on, as a tool result: the sentence to read, the rest in _meta. */
+export function refused(error: ToolgateError): CallToolResult {
+  const { callId, recoverable, retryAfterSeconds } = error.details as { callId?: string; recoverable?: boolean; retryAfterSeconds?: number };
+  const meta: RefusalMeta = { code: error.code };
+  if (typeof callId === "string") meta.callId = callId;
+  if (typeof recoverable === "boolean") meta.recoverable = recoverable;
+  if (typeof retryAfterSeconds === "number") meta.retryAfterSeconds = retryAfterSeconds;
+  return refusal(error.message, meta);
+}
+
+/** A call the guard did not run now: it waits for an operator, or for the agent's own runtime. Never a success. */
+export function waiting(agentId: string, response: Extract<GuardedCallResponse, { status: 202 }>): CallToolResult {
+  const { callId, tool } = response.body;
+  if (response.body.status === "awaiting_confirmation")
+    return refusal(
+      `The call to "${tool}" has not run: it awaits an operator's approval (call ${callId}). An operator approves or denies it with POST /calls/${callId}/approve or /deny; GET /agents/${agentId}/calls/${callId} shows how it ends. Do not call it again meanwhile.`,
+      { code: "awaiting_confirmation", callId, recoverable: true },
+    );
+  return refusal(
+    `The tool "${tool}" runs in the agent's own runtime, not in toolgate: run it there and report its result with POST /agents/${agentId}/calls/${callId}/result.`,
+    { code: "client_executed", callId, recoverable: false },
+  );
+}

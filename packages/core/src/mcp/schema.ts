@@ -1,0 +1,23 @@
+import * as z from "zod";
+
+/** How toolgate serves agents over MCP; set from the environment (mcpSettings) or by tests. */
+export const McpSettings = z.object({
+  /** Tools per tools/list page. */
+  pageSize: z.number().int().min(1).max(1_000),
+  /** How long a client may reuse a tools/list page (2026-07-28 cache hint); the list is private to the caller. */
+  listTtlMs: z.number().int().min(0),
+  /** Hostnames a browser may send in Origin besides the service's own; anything else is refused with 403. */
+  allowedOrigins: z.array(z.string().min(1)),
+});
+export type McpSettings = z.infer<typeof McpSettings>;
+
+export const DEFAULT_MCP_SETTINGS: McpSettings = { pageSize: 100, listTtlMs: 30_000, allowedOrigins: [] };
+
+/** What a tools/list cursor names: the agent, the role and catalog versions its list was cut from, and where the page starts. */
+export const ListCursor = z.strictObject({
+  agent: z.string(),
+  role: z.number().int(),
+  catalog: z.number().int(),
+  offset: z.number().int().min(0),
+});
+export type ListCursor = z.infer<typeof ListCursor>;

@@ -1,0 +1,60 @@
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
+import { allowedTools } from "../access/index";
+import type { Allowed, View } from "../access/index";
+import { needsConfirmation } from "../policy/rules";
+import type { EffectivePolicy } from "../policy/rules";
+import { ListCursor } from "./schema";
+
+/** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
+export class StaleCursorError extends Error {}
+
+/** toolgate's policy, not the module's claim, says what a tool does: MCP treats a server's annotations as untrusted. */
+export function annotationsOf(policy: EffectivePolicy): ToolAnnotations {
+  const annotations: ToolAnnotations = {};
+  if (policy.readOnly !== undefined) annotations.readOnlyHint = policy.readOnly;
+  if (needsConfirmation(policy)) annotations.destructiveHint = true;
+  else if (policy.readOnly === true) annotations.destructiveHint = false;
+  if (policy.idempotent !== undefined) annotations.idempotentHint = policy.idempotent;
+  if (policy.openWorld !== undefined) annotations.openWorldHint = policy.openWorld;
+  return annotations;
+}
+
+const mcpTool = ({ definition, policy }: Allowed): Tool => ({
+  name: definition.function.name,
+  description: definition.function.description,
+  inputSchema: definition.function.parameters as Tool["inputSchema"],
+  annotations: annotationsOf(policy),
+});
+
+/** What an agent can call through MCP: every tool it may call, but those its own runtime executes, by name. */
+export const mcpTools = (view: View): Tool[] =>
+  allowedTools(view.access)
+    .filter(({ group }) => group.executor?.type !== "client")
+    .map(mcpTool)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+const encodeCursor = (cursor: ListCursor) => Buffer.from(JSON.stringify(cursor), "utf8").toString("base64url");
+
+function decodeCursor(text: string): ListCursor {
+  try {
+    return ListCursor.parse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
+  } catch {
+    throw new StaleCursorError("The cursor is not one toolgate issued; list the tools again from the start.");
+  }
+}
+
+/** One page of the agent's tools; a cursor from another agent or an older role or catalog is refused. */
+export function toolsPage(view: View, pageSize: number, cursor?: string): { tools: Tool[]; nextCursor?: string } {
+  const bound = { agent: view.access.agent.id, role: view.access.role.version, catalog: view.version };
+  let offset = 0;
+  if (cursor !== undefined) {
+    const decoded = decodeCursor(cursor);
+    if (decoded.agent !== bound.agent || decoded.role !== bound.role || decoded.catalog !== bound.catalog)
+      throw new StaleCursorError("The cursor belongs to another agent or to a tool list that has changed since; list the tools again from the start.");
+    offset = decoded.offset;
+  }
+  const tools = mcpTools(view);
+  const page = tools.slice(offset, offset + pageSize);
+  const next = offset + pageSize;
+  return next < tools.length ? { tools: page, nextCursor: encodeCursor({ ...bound, offset: next }) } : { tools: page };
+}

@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { authenticate } from "@toolgate/core/agent";
+import type { Agent } from "@toolgate/core/agent";
+import { ToolgateError } from "@toolgate/core/error";
+import { API } from "../routes";
+import type { Env } from "../http/app";
+import { method, path } from "../http/route";
+
+const R = API.execution.mcp;
+const RESOURCE_METADATA_PATH = path(R.resource);
+
+/** The service's public origin: as configured, or as the request reached it. */
+const originOf = (c: Context) => process.env.TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") || new URL(c.req.url).origin;
+
+/** RFC 9728: what this resource is and how to present a token to it. */
+const resourceMetadata = (c: Context) =>
+  c.json({
+    resource: `${originOf(c)}${path(R.post)}`,
+    resource_name: "toolgate",
+    bearer_methods_supported: ["header"],
+  });
+
+/** 401 with the challenge MCP clients follow to find how to get a token. */
+const challenge = (c: Context, message: string) =>
+  c.json({ error: "unauthenticated", message }, 401, {
+    "WWW-Authenticate": `Bearer resource_metadata="${originOf(c)}${RESOURCE_METADATA_PATH}"`,
+  });
+
+/** The agent a bearer token names (its own token, verified), the 401 challenge, or the admin's refusal. */
+async function agentOf(c: Context<Env>): Promise<Agent | Response> {
+  const token = c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (!token) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
+  try {
+    const principal = await authenticate(c.get("toolgate").auth, token, { cachedAgent: true });
+    if (principal.kind === "admin")
+      throw new ToolgateError(403, "forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
+    return principal.agent;
+  } catch (error) {
+    if (error instanceof ToolgateError && error.status === 401) return challenge(c, error.message);
+    throw error;
+  }
+}
+
+let loading: Promise<typeof import("@toolgate/core/mcp")> | undefined;
+/** The MCP SDK, loaded on the first MCP request rather than at a cold start, then kept (an import() per request costs). */
+const loadMcp = () => (loading ??= import("@toolgate/core/mcp"));
+
+/** Every agent's governed MCP endpoint: its own tools, through the guard. */
+async function serve(c: Context<Env>) {
+  const agent = await agentOf(c);
+  if (agent instanceof Response) return agent;
+  const toolgate = c.get("toolgate");
+  const { serveMcp } = await loadMcp();
+  const { request, parsedBody } = await withBody(c);
+  return serveMcp(request, parsedBody, { deps: toolgate.guard, agent, settings: toolgate.mcp });
+}
+
+/**
+ * A POST's JSON read here, on the edge's fast path, and handed to the SDK parsed (it would otherwise clone the request
+ * and read it through web streams). A body that is empty or not JSON goes to the SDK as it came, for its own answer.
+ */
+async function withBody(c: Context<Env>): Promise<{ request: Request; parsedBody?: unknown }> {
+  if (c.req.method !== "POST") return { request: c.req.raw };
+  const text = await c.req.text();
+  try {
+    if (text !== "") return { request: c.req.raw, parsedBody: JSON.parse(text) };
+  } catch {
+    // answered by the SDK below, as a JSON-RPC parse error
+  }
+  return { request: new Request(c.req.raw.url, { method: "POST", headers: c.req.raw.headers, body: text }) };
+}
+
+export const mcp = new Hono<Env>()
+  .on(method(R.post), path(R.post), serve)
+  .on(method(R.get), path(R.get), serve)
+  .on(method(R.remove), path(R.remove), serve)
+  .on(method(R.resource), path(R.resource), resourceMetadata)
+  .on(method(R.resourceOfMcp), path(R.resourceOfMcp), resourceMetadata);
