@@ -22,6 +22,7 @@ import { estimateCall } from "./aws-units";
 import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
+import { benchMcp } from "./mcp";
 import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
 import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
@@ -215,6 +216,17 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   );
   note(`measured calls took ${(measureMs / 1000).toFixed(1)} s`);
   await benchExecutorClient(`${executor.url}/run`, out);
+  await benchMcp({
+    toolgateUrl: stack.url,
+    agentToken: token,
+    api,
+    adminToken: ADMIN_TOKEN,
+    executorUrl: `${executor.url}/run`,
+    direct: () => directCall(),
+    floorP50Ms: percentile(floorMs, 50),
+    out,
+    note,
+  });
 
   // --- visible tools for the bench agent, warm ---
   const visible = await measureVisibleTools(api, stack, agent.id, token, VISIBLE_WARMUP, VISIBLE_MEASURED);
