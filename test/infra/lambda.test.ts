@@ -17,6 +17,7 @@ import { buildHandler, HANDLERS } from "../support/lambda-build";
 import type { Bundle, HandlerName } from "../support/lambda-build";
 import { eventually, moduleEvent } from "../integration/helpers";
 import { tool } from "../support/toolgate";
+import { githubToolset, startUpstreamMcp } from "../support/upstream-mcp";
 
 const ADMIN_TOKEN = "lambda-admin-token-0123456789";
 const RUNTIME = fileURLToPath(new URL("../support/lambda-runtime.mjs", import.meta.url));
@@ -231,4 +232,45 @@ test("built functions - the cleanup function expires a confirmation nobody answe
   const call = await request("execution", "GET", `/agents/${caller.agentId}/calls/${waiting.body.callId}`);
   expect(call.body).toMatchObject({ status: "expired", error: { code: "confirmation_expired" } });
   expect(executor.requestsFor(caller.purge)).toHaveLength(0);
+});
+
+/** One JSON-RPC request to the built execution function's /mcp as a 2025 client sends it (stateless, no session). */
+async function mcpRequest(token: string, method: string, params: Record<string, unknown>) {
+  const event = gatewayEvent("POST", "/mcp", { jsonrpc: "2.0", id: 1, method, params }, token);
+  event.headers = { ...event.headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const result = (await functions.execution(event)) as APIGatewayProxyStructuredResultV2;
+  const text = result.isBase64Encoded ? Buffer.from(result.body ?? "", "base64").toString("utf8") : (result.body ?? "");
+  const data = text.split("\n").find((line) => line.startsWith("data: "));
+  return { status: result.statusCode ?? 200, message: JSON.parse(data ? data.slice("data: ".length) : text) };
+}
+
+test("built functions - the execution function serves an agent's MCP endpoint, its SDK loaded from a chunk on first use", async () => {
+  const caller = await researcher();
+  const listed = await mcpRequest(caller.token, "tools/list", {});
+  expect(listed.status, JSON.stringify(listed.message)).toBe(200);
+  expect(listed.message.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([caller.find, caller.purge].sort());
+  const called = await mcpRequest(caller.token, "tools/call", { name: caller.find, arguments: { query: "roadmap" } });
+  expect(called.message.result).toMatchObject({ content: [{ type: "text", text: "found roadmap" }] });
+  const waiting = await mcpRequest(caller.token, "tools/call", { name: caller.purge, arguments: {} });
+  expect(waiting.message.result).toMatchObject({ isError: true, _meta: { code: "awaiting_confirmation" } });
+});
+
+test("built functions - the groups function imports an MCP server's tools and the execution function forwards a call to it, both SDK chunks loaded on first use", async () => {
+  const upstream = await startUpstreamMcp({ tools: githubToolset("gh_context").tools });
+  try {
+    const id = `gh_${ulid().toLowerCase()}`;
+    const group = await request("groups", "PUT", `/groups/${id}`, { description: "GitHub context tools.", executor: { type: "mcp", url: upstream.url, toolPrefix: id } });
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const imported = group.body.tools.map((definition: { function: { name: string } }) => definition.function.name);
+    expect(imported).toEqual(githubToolset("gh_context").tools.map((t) => `${id}_${t.name}`));
+    const role = await request("roles", "POST", "/roles", { name: `reader ${id}`, rolePrompt: "Read context.", toolGroups: [id] });
+    const created = await request("execution", "POST", "/agents", { roleId: role.body.id, name: "grace" });
+    const caller = { agentId: created.body.agent.id as string, token: created.body.token as string };
+    const call = await callAs(caller, `${id}_get_me`, {});
+    expect(call.status, JSON.stringify(call.body)).toBe(200);
+    expect(call.body).toMatchObject({ status: "completed", result: { content: "get_me {}" } });
+    expect(upstream.calls.map((c) => c.name)).toEqual(["get_me"]);
+  } finally {
+    await upstream.close();
+  }
 });
