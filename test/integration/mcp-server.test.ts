@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as z from "zod";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -229,6 +230,68 @@ describe("toolgate as an MCP server", () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(executor.requestsFor(names.remove).length).toBe(before + 1);
     await client.close();
+  });
+
+  test("tools/call - a client with the Tasks extension gets a task for a call awaiting approval; tasks/get follows the call to its result, tasks/cancel withdraws it", async () => {
+    const client = new Client({ name: "test-tasks", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+    const Any = z.looseObject({});
+    // The SDK's client has no Tasks support of its own (it refuses a task answer to tools/call), so the call is sent as a
+    // 2026-07-28 client declaring the extension sends it; tasks/* then go through the SDK client.
+    const callAsTask = async (target: string) => {
+      const response = await fetch(`${served.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${agent.token}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": names.remove,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: names.remove,
+            arguments: { target },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+              "io.modelcontextprotocol/clientInfo": { name: "tasks-client", version: "1.0.0" },
+            },
+          },
+        }),
+      });
+      const message = await response.json();
+      if (!message.result) throw new Error(`tools/call failed: ${JSON.stringify(message)}`);
+      return message.result;
+    };
+    const getTask = (taskId: string) => client.request({ method: "tasks/get", params: { taskId } }, Any) as Promise<any>;
+
+    const task = await callAsTask("web-2");
+    expect(task).toMatchObject({ resultType: "task", status: "working", statusMessage: "Awaiting an operator's approval.", pollIntervalMs: 2000 });
+    expect(task.taskId).toMatch(/^call_/);
+    expect(await getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: "working" });
+    const before = executor.requestsFor(names.remove).length;
+    expect((await request("POST", `/calls/${task.taskId}/approve`)).status).toBe(200);
+    expect(executor.requestsFor(names.remove).length).toBe(before + 1);
+    const done = await getTask(task.taskId);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: `${names.remove} ran on web-2` }] } });
+
+    const withdrawn = await callAsTask("web-3");
+    expect(await client.request({ method: "tasks/cancel", params: { taskId: withdrawn.taskId } }, Any)).toMatchObject({ status: "cancelled" });
+    expect(await getTask(withdrawn.taskId)).toMatchObject({ status: "cancelled" });
+    expect((await request("POST", `/calls/${withdrawn.taskId}/approve`)).status).toBe(409);
+    expect(executor.requestsFor(names.remove).length).toBe(before + 1);
+
+    const stranger = await agentWithGroups(request, [ops]);
+    const theirs = new Client({ name: "test-tasks", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+    await theirs.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${stranger.token}` } } }));
+    await expect(theirs.request({ method: "tasks/get", params: { taskId: task.taskId } }, Any)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: "tasks/update", params: { taskId: task.taskId, inputResponses: {} } }, Any)).rejects.toMatchObject({ code: -32602 });
+    await Promise.all([client.close(), theirs.close()]);
   });
 });
 

@@ -1,12 +1,15 @@
 import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, McpHttpHandler, McpRequestContext } from "@modelcontextprotocol/server";
+import type { CallToolResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import * as Call from "../call/index";
 import { loadView } from "../access/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
-import { guardedCall } from "../guard/index";
+import { deny, guardedCall } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { completed, refused, waiting } from "./results";
 import type { McpSettings } from "./schema";
+import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknownTask } from "./tasks";
 import { StaleCursorError, toolsPage } from "./tools";
 
 export { DEFAULT_MCP_SETTINGS, McpSettings } from "./schema";
@@ -36,12 +39,28 @@ async function listTools({ deps, agent, settings }: McpCaller, cursor: string | 
   }
 }
 
-/** One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says. */
-async function callTool({ deps, agent }: McpCaller, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+/** A tools/call answered with a task (MCP Tasks extension) rather than a CallToolResult; see TaskAwareServer. */
+class TaskCreated extends Error {
+  constructor(readonly task: Result) {
+    super("a task was created");
+  }
+}
+
+/**
+ * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says.
+ * A call that waits for an operator becomes a task when the client declared the extension, else an isError answer.
+ */
+async function callTool({ deps, agent }: McpCaller, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args });
-    return response.status === 200 ? completed(response.body.callId, response.body.result) : waiting(agent.id, response);
+    if (response.status === 200) return completed(response.body.callId, response.body.result);
+    if (tasks && response.body.status === "awaiting_confirmation") {
+      const pending = { callId: response.body.callId, status: response.body.status, startedAt: new Date().toISOString() };
+      throw new TaskCreated({ resultType: "task", ...taskOf(pending, deps.settings.callRetentionDays) });
+    }
+    return waiting(agent.id, response);
   } catch (error) {
+    if (error instanceof TaskCreated) throw error;
     if (error instanceof ToolgateError && error.code === "unknown_tool") throw invalidParams(`Unknown tool: ${name}`);
     if (error instanceof ToolgateError) return refused(error);
     if (error instanceof StoreUnavailableError) return refused(storeUnavailable(error));
@@ -49,14 +68,63 @@ async function callTool({ deps, agent }: McpCaller, name: string, args: Record<s
   }
 }
 
+/**
+ * The SDK validates every tools/call answer as a CallToolResult; a task (resultType "task") is the one other answer
+ * the Tasks extension allows, so it passes around that check.
+ */
+class TaskAwareServer extends Server {
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>) {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== "tools/call") return wrapped;
+    return async (request: JSONRPCRequest, ctx: ServerContext) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        if (error instanceof TaskCreated) return error.task;
+        throw error;
+      }
+    };
+  }
+}
+
+const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
+
+/** The caller's own call behind a task id; another agent's call is as unknown as a made-up id. */
+async function callOf({ deps, agent }: McpCaller, taskId: string) {
+  try {
+    return await Call.get(deps.db, agent.id, taskId);
+  } catch (error) {
+    if (error instanceof ToolgateError && error.status === 404) throw unknownTask(taskId);
+    throw error;
+  }
+}
+
+/** tasks/get, tasks/cancel and tasks/update, answered from the call record: nothing about a task lives in memory. */
+function serveTasks(server: Server, caller: McpCaller) {
+  const retentionDays = caller.deps.settings.callRetentionDays;
+  server.setRequestHandler("tasks/get", { params: TaskParams }, async ({ taskId }) => taskOf(await callOf(caller, taskId), retentionDays));
+  server.setRequestHandler("tasks/cancel", { params: TaskParams }, async ({ taskId }) => {
+    const record = await callOf(caller, taskId);
+    if (record.status !== "awaiting_confirmation") throw notCancellable(record);
+    return taskOf(await deny(caller.deps, taskId, caller.agent.id, new Date()), retentionDays);
+  });
+  server.setRequestHandler("tasks/update", { params: TaskParams }, async ({ taskId }) => {
+    await callOf(caller, taskId);
+    throw noInput(taskId);
+  });
+}
+
 function serverFor(caller: McpCaller): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
+  const server = new TaskAwareServer(SERVER_INFO, {
+    capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
     cacheHints: { "tools/list": { ttlMs: caller.settings.listTtlMs, cacheScope: "private" } },
   });
   server.setRequestHandler("tools/list", (request) => listTools(caller, request.params?.cursor));
-  server.setRequestHandler("tools/call", (request) => callTool(caller, request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler("tools/call", (request, ctx) =>
+    callTool(caller, request.params.name, request.params.arguments ?? {}, declaresTasks(ctx.mcpReq.envelope)),
+  );
+  serveTasks(server, caller);
   return server;
 }
 

@@ -28,7 +28,7 @@ export function completed(callId: string, result: ToolResult): CallToolResult {
   };
 }
 
-const refusal = (message: string, meta: RefusalMeta): CallToolResult => ({ content: text(message), isError: true, _meta: meta });
+export const refusalResult = (message: string, meta: RefusalMeta): CallToolResult => ({ content: text(message), isError: true, _meta: meta });
 
 /** A refusal the model can act on, as a tool result: the sentence to read, the rest in _meta. */
 export function refused(error: ToolgateError): CallToolResult {
@@ -37,18 +37,18 @@ export function refused(error: ToolgateError): CallToolResult {
   if (typeof callId === "string") meta.callId = callId;
   if (typeof recoverable === "boolean") meta.recoverable = recoverable;
   if (typeof retryAfterSeconds === "number") meta.retryAfterSeconds = retryAfterSeconds;
-  return refusal(error.message, meta);
+  return refusalResult(error.message, meta);
 }
 
 /** A call the guard did not run now: it waits for an operator, or for the agent's own runtime. Never a success. */
 export function waiting(agentId: string, response: Extract<GuardedCallResponse, { status: 202 }>): CallToolResult {
   const { callId, tool } = response.body;
   if (response.body.status === "awaiting_confirmation")
-    return refusal(
+    return refusalResult(
       `The call to "${tool}" has not run: it awaits an operator's approval (call ${callId}). An operator approves or denies it with POST /calls/${callId}/approve or /deny; GET /agents/${agentId}/calls/${callId} shows how it ends. Do not call it again meanwhile.`,
       { code: "awaiting_confirmation", callId, recoverable: true },
     );
-  return refusal(
+  return refusalResult(
     `The tool "${tool}" runs in the agent's own runtime, not in toolgate: run it there and report its result with POST /agents/${agentId}/calls/${callId}/result.`,
     { code: "client_executed", callId, recoverable: false },
   );
