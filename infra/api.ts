@@ -1,6 +1,6 @@
 import { ROUTES, type ApiFunctionName } from "../packages/functions/src/routes";
 import { FUNCTION_DEFAULTS } from "./defaults";
-import { adminToken, signingKey } from "./secret";
+import { adminToken, moduleSecrets, moduleSecretsEnvironment, signingKey } from "./secret";
 import { table } from "./storage";
 
 export const api = new sst.aws.ApiGatewayV2("Api");
@@ -23,6 +23,7 @@ function apiFunction(name: string, handler: string, timeout: `${number} seconds`
     ...FUNCTION_DEFAULTS,
     handler,
     timeout,
-    link: [table, adminToken, signingKey],
+    link: [table, adminToken, signingKey, ...moduleSecrets],
+    environment: moduleSecretsEnvironment,
   });
 }

@@ -1,6 +1,6 @@
 import { MODULE_EVENTS_PATTERN } from "../packages/core/src/module/events";
 import { FUNCTION_DEFAULTS } from "./defaults";
-import { adminToken, signingKey } from "./secret";
+import { adminToken, moduleSecrets, moduleSecretsEnvironment, signingKey } from "./secret";
 import { table } from "./storage";
 
 export const bus = new sst.aws.Bus("Bus");
@@ -10,7 +10,8 @@ bus.subscribe(
   {
     ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/event/modules.handler",
-    link: [table, adminToken, signingKey],
+    link: [table, adminToken, signingKey, ...moduleSecrets],
+    environment: moduleSecretsEnvironment,
     timeout: "30 seconds",
   },
   {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TABLE } from "../../packages/core/src/dynamo/table";
 import { MODULE_EVENTS_PATTERN } from "../../packages/core/src/module/events";
 import { ROUTES } from "../../packages/functions/src/routes";
@@ -87,12 +87,20 @@ interface AppConfig {
 let config: AppConfig;
 let outputs: Record<string, unknown>;
 
+/** A deploy that lets modules' MCP headers name one SST secret. */
+const MODULE_SECRET = "GithubToken";
+
 beforeAll(async () => {
+  process.env.TOOLGATE_MODULE_SECRETS = ` ${MODULE_SECRET} `;
   Object.assign(globalThis, { sst: fakeSst, $config: (c: AppConfig) => c });
   // A computed specifier keeps tsc (root tsconfig) from following it into infra/, which needs SST's globals.
   const mod = (await import(pathToFileURL(join(ROOT, "sst.config.ts")).href)) as { default: AppConfig };
   config = mod.default;
   outputs = await config.run();
+});
+
+afterAll(() => {
+  delete process.env.TOOLGATE_MODULE_SECRETS;
 });
 
 function one(kind: string, name: string): Created {
@@ -143,9 +151,10 @@ describe("sst.config.ts", () => {
     expect(names).not.toContain("app");
   });
 
-  it("run - declares the two secrets", () => {
+  it("run - declares the two secrets, and one per name in TOOLGATE_MODULE_SECRETS", () => {
     one("sst.sst.Secret", "AdminToken");
     one("sst.sst.Secret", "SigningKey");
+    one("sst.sst.Secret", MODULE_SECRET);
   });
 });
 
@@ -169,10 +178,11 @@ describe("infra/bus.ts", () => {
     expect(subscription!.subscriber.handler).toBe("packages/functions/src/event/modules.handler");
   });
 
-  it("bus - the subscriber is linked to the table and both secrets", () => {
+  it("bus - the subscriber is linked to the table, both secrets and the modules' secrets, whose names it is told", () => {
     const link = subscriptions[0]!.subscriber.link as unknown[];
     const linked = link.map((l) => (l as { name: string }).name).sort();
-    expect(linked).toEqual(["AdminToken", "SigningKey", "Table"]);
+    expect(linked).toEqual(["AdminToken", MODULE_SECRET, "SigningKey", "Table"].sort());
+    expect(subscriptions[0]!.subscriber.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET });
   });
 });
 
@@ -215,13 +225,14 @@ describe("infra/api.ts", () => {
     );
   });
 
-  it.each(Object.entries(API_FUNCTIONS))("%s function - node 24, 512 MB, linked to table and secrets", (group, name) => {
+  it.each(Object.entries(API_FUNCTIONS))("%s function - node 24, 512 MB, linked to table, secrets and the modules' secrets", (group, name) => {
     const { args } = one("sst.aws.Function", name);
     expect(args.handler).toBe(`packages/functions/src/api/${group}.handler`);
     expect(args.runtime ?? "nodejs24.x").toBe("nodejs24.x");
     expect(args.memory).toBe("512 MB");
     const linked = (args.link as { name: string }[]).map((l) => l.name).sort();
-    expect(linked).toEqual(["AdminToken", "SigningKey", "Table"]);
+    expect(linked).toEqual(["AdminToken", MODULE_SECRET, "SigningKey", "Table"].sort());
+    expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET });
   });
 
   it("timeouts - groups and roles end before the gateway, execution outlives a 30 s tool call", () => {

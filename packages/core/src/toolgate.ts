@@ -6,7 +6,7 @@ import { ArgumentSeal } from "./call/seal";
 import { cleanup } from "./cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
-import { environmentSecrets, nativeTools } from "./executor/index";
+import { defaultSecrets, nativeTools } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
 import { guardSettings, mcpSettings, storeOptions } from "./environment";
 import { Catalog } from "./group/catalog";
@@ -38,7 +38,7 @@ export class Toolgate {
   readonly agents: AgentCache;
   readonly states = new GuardStates();
   readonly natives: Natives;
-  /** Named secrets for executor headers, read at call time (by default TOOLGATE_SECRET_<name>). */
+  /** Named secrets for executor headers, read at call time (by default TOOLGATE_SECRET_<name>, then a linked SST secret). */
   readonly secrets: SecretSource;
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
@@ -63,7 +63,7 @@ export class Toolgate {
     this.health = new StoreHealth(this.db);
     this.mcp = { ...DEFAULT_MCP_SETTINGS, ...options.mcp };
     this.adminDigest = Agent.digest(options.adminToken);
-    this.secrets = options.secrets ?? environmentSecrets();
+    this.secrets = options.secrets ?? defaultSecrets();
     this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
   }
 

@@ -7,7 +7,7 @@ import { timedOut } from "./timeout";
 import type { Executor, McpExecutor, ToolResult } from "./schema";
 
 export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
-export { environmentSecrets, SECRET_ENV_PREFIX } from "./secrets";
+export { defaultSecrets, environmentSecrets, linkedSecrets, SECRET_ENV_PREFIX } from "./secrets";
 export type { SecretSource } from "./secrets";
 export { nativeTools } from "./native/index";
 export type { NativeServices } from "./native/index";

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { McpExecutor } from "./schema";
-import { environmentSecrets, refuseLiteralSecrets, resolveHeaders } from "./secrets";
+import { defaultSecrets, environmentSecrets, linkedSecrets, refuseLiteralSecrets, resolveHeaders } from "./secrets";
 
 test("environmentSecrets - a secret named GITHUB_TOKEN is read from TOOLGATE_SECRET_GITHUB_TOKEN", async () => {
   const secrets = environmentSecrets({ TOOLGATE_SECRET_GITHUB_TOKEN: "ghp_x", GITHUB_TOKEN: "other" });
@@ -37,4 +37,21 @@ test("McpExecutor - validates its URL, header names, secret names and prefix, an
   expect(executor({ headers: { "X-Evil": "a\r\nb" } }).success).toBe(false);
   expect(executor({ toolPrefix: "g h" }).success).toBe(false);
   expect(executor({ unknown: 1 }).success).toBe(false);
+});
+
+test("linkedSecrets - reads an SST secret linked to the function, only under a name TOOLGATE_MODULE_SECRETS lists, never toolgate's own", async () => {
+  const linked = { SST_RESOURCE_App: { name: "toolgate", stage: "test" }, SST_RESOURCE_GithubToken: { value: "ghp_linked", type: "sst.sst.Secret" }, SST_RESOURCE_AdminToken: { value: "admin-secret", type: "sst.sst.Secret" } };
+  for (const [name, value] of Object.entries(linked)) process.env[name] = JSON.stringify(value);
+  try {
+    const source = linkedSecrets({ TOOLGATE_MODULE_SECRETS: "GithubToken, AdminToken2" });
+    expect(await source.read("GithubToken")).toBe("ghp_linked");
+    expect(await source.read("AdminToken")).toBeUndefined();
+    expect(await source.read("AdminToken2")).toBeUndefined();
+    expect(await linkedSecrets({}).read("GithubToken")).toBeUndefined();
+    const both = defaultSecrets({ TOOLGATE_MODULE_SECRETS: "GithubToken", TOOLGATE_SECRET_GithubToken: "from-env" });
+    expect(await both.read("GithubToken")).toBe("from-env");
+    expect(await defaultSecrets({ TOOLGATE_MODULE_SECRETS: "GithubToken" }).read("GithubToken")).toBe("ghp_linked");
+  } finally {
+    for (const name of Object.keys(linked)) delete process.env[name];
+  }
 });

@@ -1,3 +1,4 @@
+import { Resource } from "sst";
 import { badRequest, ToolgateError } from "../error";
 import { isSecretKey } from "../call/redact";
 import type { ExecutorHeaders } from "./schema";
@@ -15,11 +16,49 @@ export const environmentSecrets = (env: NodeJS.ProcessEnv = process.env): Secret
   read: async (name) => env[`${SECRET_ENV_PREFIX}${name}`] || undefined,
 });
 
+/** The names infra links as SST secrets for modules (TOOLGATE_MODULE_SECRETS, comma-separated): only these may be read. */
+export const MODULE_SECRETS_ENV = "TOOLGATE_MODULE_SECRETS";
+
+const namesIn = (value: string | undefined) => new Set((value ?? "").split(",").map((name) => name.trim()).filter(Boolean));
+
+/**
+ * Secrets linked to the function as SST secrets (`Resource.<Name>.value`), limited to the names infra lists in
+ * TOOLGATE_MODULE_SECRETS, so a header can never name toolgate's own secrets (AdminToken, SigningKey).
+ */
+export function linkedSecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
+  const allowed = namesIn(env[MODULE_SECRETS_ENV]);
+  return {
+    read: async (name) => {
+      if (!allowed.has(name)) return undefined;
+      try {
+        const linked = (Resource as unknown as Record<string, { value?: unknown } | undefined>)[name];
+        return typeof linked?.value === "string" && linked.value !== "" ? linked.value : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The environment's TOOLGATE_SECRET_<NAME> first, then a linked SST secret of that name. */
+export function defaultSecrets(env: NodeJS.ProcessEnv = process.env): SecretSource {
+  const sources = [environmentSecrets(env), linkedSecrets(env)];
+  return {
+    read: async (name) => {
+      for (const source of sources) {
+        const value = await source.read(name);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+  };
+}
+
 export const missingSecret = (name: string, origin: string) =>
   new ToolgateError(
     502,
     "executor_failed",
-    `The tool's executor at ${origin} needs the secret "${name}", which toolgate does not have (set ${SECRET_ENV_PREFIX}${name}).`,
+    `The tool's executor at ${origin} needs the secret "${name}", which toolgate does not have (set ${SECRET_ENV_PREFIX}${name}, or link an SST secret "${name}" listed in ${MODULE_SECRETS_ENV}).`,
     { secret: name, recoverable: false },
   );
 

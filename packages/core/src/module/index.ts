@@ -4,7 +4,7 @@ import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
 import { storeOptions } from "../environment";
-import { environmentSecrets } from "../executor/secrets";
+import { defaultSecrets } from "../executor/secrets";
 import type { SecretSource } from "../executor/secrets";
 import { withTools } from "../group/import";
 import { Catalog } from "../group/catalog";
@@ -63,7 +63,7 @@ type Applying = { db: Db; catalog: Catalog; event: ModuleEvent; module: string; 
  * An event is stale only when a newer version of its own module is stored; losing a race to any other
  * writer means deciding again. An event that cannot be applied by the deadline throws, so the bus redelivers it.
  */
-export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, now: Date, secrets: SecretSource = environmentSecrets()): Promise<EventOutcome> {
+export async function handleEvent(db: Db, catalog: Catalog, event: ModuleEvent, now: Date, secrets: SecretSource = defaultSecrets()): Promise<EventOutcome> {
   const ref = safeParseHuman(ModuleRef, event.detail);
   if (!ref.success)
     return { outcome: "ignored", reason: `the detail has no valid module name and version: ${summarise(describeIssues(ref.error))}` };
