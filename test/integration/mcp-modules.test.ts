@@ -5,7 +5,9 @@ import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { handleModuleEvent } from "@toolgate/functions/event/modules";
+import { serveToolgate } from "../support/http-server";
 import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { githubToolset, slowly, startUpstreamMcp } from "../support/upstream-mcp";
@@ -356,4 +358,42 @@ test("module.loaded - an MCP executor without tools loads the server's tools; an
   expect(rejected).toMatchObject({ outcome: "rejected", reason: { error: "mcp_import_failed" } });
   expect((await request("GET", `/modules/${broken}`)).body).toMatchObject({ status: "rejected", reason: { error: "mcp_import_failed", message: expect.any(String) } });
   expect((await request("GET", `/groups/${broken}`)).status).toBe(404);
+});
+
+test("through /mcp - an agent whose role has two GitHub toolsets served by upstream MCP servers lists exactly their tools, and a call is forwarded, recorded, rate-limited and refused", async () => {
+  const issues = githubToolset("gh_issues");
+  const labels = githubToolset("gh_labels");
+  const [issuesUpstream, labelsUpstream] = await Promise.all([upstreamOf({ tools: issues.tools, pageSize: 4 }), upstreamOf({ tools: labels.tools })]);
+  const toolPrefix = prefix();
+  const issuesId = unique("issues");
+  const labelsId = unique("labels");
+  await putGroup(request, issuesId, { description: issues.description, executor: { type: "mcp", url: issuesUpstream.url, toolPrefix } });
+  await putGroup(request, labelsId, { description: labels.description, executor: { type: "mcp", url: labelsUpstream.url, toolPrefix } });
+  const { agent, token } = await agentWithGroups(request, [issuesId, labelsId]);
+  const served = await serveToolgate(toolgate);
+  const client = new Client({ name: "test", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual([...issues.tools, ...labels.tools].map((mcpTool) => `${toolPrefix}_${mcpTool.name}`).sort());
+    const upstreamSchema = labels.tools.find((t) => t.name === "list_label")!.inputSchema;
+    expect(listed.find((t) => t.name === `${toolPrefix}_list_label`)!.inputSchema).toMatchObject({ properties: upstreamSchema.properties });
+
+    const listLabel = `${toolPrefix}_list_label`;
+    expect((await request("PUT", `/tools/${listLabel}/policy`, { body: { rateLimit: { perMinute: 1 } } })).status).toBe(200);
+    const done: any = await client.callTool({ name: listLabel, arguments: { owner: "octocat", repo: "hello-world" } });
+    expect(done.content).toEqual([{ type: "text", text: 'list_label {"owner":"octocat","repo":"hello-world"}' }]);
+    expect(labelsUpstream.calls.map((c) => c.name)).toEqual(["list_label"]);
+    const record = await request("GET", `/agents/${agent.id}/calls/${done._meta.callId}`, { token });
+    expect(record.body).toMatchObject({ tool: listLabel, group: labelsId, status: "completed" });
+
+    const limited: any = await client.callTool({ name: listLabel, arguments: { owner: "octocat", repo: "other" } });
+    expect(limited).toMatchObject({ isError: true, _meta: { code: "rate_limited", recoverable: true } });
+    const invalid: any = await client.callTool({ name: listLabel, arguments: { owner: 42 } });
+    expect(invalid).toMatchObject({ isError: true, _meta: { code: "invalid_arguments" } });
+    expect(labelsUpstream.calls).toHaveLength(1);
+  } finally {
+    await client.close();
+    await served.close();
+  }
 });
