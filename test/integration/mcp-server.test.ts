@@ -164,6 +164,37 @@ describe("toolgate as an MCP server", () => {
     await Promise.all([client.close(), theirs.close()]);
   });
 
+  test("tools/list - on 2026-07-28 a list is marked private to its caller with a time-to-live; 2025 answers carry no such fields", async () => {
+    const modernList = await fetch(`${served.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${agent.token}`,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/list",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": { name: "cache-check", version: "1.0.0" },
+          },
+        },
+      }),
+    });
+    const { result } = await modernList.json();
+    expect(result).toMatchObject({ ttlMs: 30_000, cacheScope: "private" });
+    expect(result.tools.length).toBe(2);
+    const legacy = await rawList(agent.token);
+    expect(legacy).not.toHaveProperty("ttlMs");
+    expect(legacy).not.toHaveProperty("cacheScope");
+  });
+
   test("tools/call - every refusal the model can act on is an isError result with its sentence, code, callId and retry hints; an unknown name is a protocol error", async () => {
     const client = await modernClient(agent.token);
     const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<any>;
