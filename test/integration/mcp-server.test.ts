@@ -84,6 +84,38 @@ async function rawList(token: string, cursor?: string): Promise<{ tools: any[]; 
   return message.result;
 }
 
+/**
+ * One request as a 2026-07-28 client sends it (the per-request envelope and the standard headers), for what the SDK's
+ * client does not send: it has no Tasks support of its own and refuses a task answer to tools/call.
+ */
+async function modernRequest(token: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = {}) {
+  const response = await fetch(`${served.url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+          "io.modelcontextprotocol/clientInfo": { name: "raw-modern-client", version: "1.0.0" },
+        },
+      },
+    }),
+  });
+  return response.json();
+}
+
 /** Every tool a client lists, page after page (the v2 client walks pages itself; the v1 client returns one at a time). */
 async function listed(client: { listTools: (params?: { cursor?: string }) => Promise<{ tools: Array<{ name: string }>; nextCursor?: string }> }) {
   const names: string[] = [];
@@ -165,29 +197,7 @@ describe("toolgate as an MCP server", () => {
   });
 
   test("tools/list - on 2026-07-28 a list is marked private to its caller with a time-to-live; 2025 answers carry no such fields", async () => {
-    const modernList = await fetch(`${served.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        authorization: `Bearer ${agent.token}`,
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/list",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/list",
-        params: {
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": { name: "cache-check", version: "1.0.0" },
-          },
-        },
-      }),
-    });
-    const { result } = await modernList.json();
+    const { result } = await modernRequest(agent.token, "tools/list", {});
     expect(result).toMatchObject({ ttlMs: 30_000, cacheScope: "private" });
     expect(result.tools.length).toBe(2);
     const legacy = await rawList(agent.token);
@@ -267,35 +277,9 @@ describe("toolgate as an MCP server", () => {
     const client = new Client({ name: "test-tasks", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
     const Any = z.looseObject({});
-    // The SDK's client has no Tasks support of its own (it refuses a task answer to tools/call), so the call is sent as a
-    // 2026-07-28 client declaring the extension sends it; tasks/* then go through the SDK client.
+    // tools/call goes out as a client declaring the extension sends it (see modernRequest); tasks/* through the SDK client.
     const callAsTask = async (target: string) => {
-      const response = await fetch(`${served.url}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          authorization: `Bearer ${agent.token}`,
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": names.remove,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: {
-            name: names.remove,
-            arguments: { target },
-            _meta: {
-              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-              "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-              "io.modelcontextprotocol/clientInfo": { name: "tasks-client", version: "1.0.0" },
-            },
-          },
-        }),
-      });
-      const message = await response.json();
+      const message = await modernRequest(agent.token, "tools/call", { name: names.remove, arguments: { target } }, { extensions: { "io.modelcontextprotocol/tasks": {} } });
       if (!message.result) throw new Error(`tools/call failed: ${JSON.stringify(message)}`);
       return message.result;
     };
