@@ -23,6 +23,7 @@ import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
 import { benchMcp } from "./mcp";
+import { benchTokens } from "./tokens";
 import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
 import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
@@ -252,6 +253,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
       `(mean ${mean(guardedAppMs.map(Math.ceil)).toFixed(1)} ms per call, ${mean(visible.appMs.map(Math.ceil)).toFixed(1)} ms per read, ` +
       `DynamoDB Local's latency standing in for DynamoDB's); peer: AgentCore Gateway at $0.005 per 1,000 tool invocations`,
   );
+
+  await benchTokens(out, note);
 
   collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;

@@ -169,6 +169,7 @@ test("GET /groups - summarises each group with id, description, toolCount, tool 
   expect(summary).toEqual({
     id,
     description: "Summarised",
+    tokens: expect.any(Number),
     toolCount: 3,
     tools: names,
     reserved: false,

@@ -12,6 +12,8 @@ import { effectiveToolGroups } from "../role/index";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
 import { forAgent } from "../tool/schema";
+import { totalTokens } from "../tool/tokens";
+import type { TokenCounter } from "../tool/tokens";
 import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
 
 /** What one agent may see and call, decided from its role, its own attributes and the catalog with its policy overrides. */
@@ -124,25 +126,34 @@ export function allowedTools(access: Access): Allowed[] {
 /** The agent-facing definitions of every tool decide() allows. */
 export const visibleTools = (access: Access): AgentToolDefinition[] => allowedTools(access).map(({ definition }) => forAgent(definition));
 
-const serialised = new WeakMap<ToolGroupManager, WeakMap<ReadonlyMap<string, PolicyOverride>, Map<string, string>>>();
-const MAX_SERIALISED_PER_SNAPSHOT = 256;
+const MAX_VIEWS_PER_SNAPSHOT = 256;
 
 /** Everything decide() reads besides the catalog: two agents with equal keys see the same tools. */
 const accessKey = ({ groups, role, agent }: Access) =>
   JSON.stringify([groups, role.name.toLowerCase(), agent.department, agent.level]);
 
-/** visibleTools as JSON, built once per catalog snapshot and access key: agents ask for it on every turn. */
-export function visibleToolsJson(access: Access): string {
-  const byOverrides = serialised.get(access.manager) ?? new WeakMap();
-  serialised.set(access.manager, byOverrides);
-  const byKey = byOverrides.get(access.overrides) ?? new Map<string, string>();
+type PerSnapshot<T> = WeakMap<ToolGroupManager, WeakMap<ReadonlyMap<string, PolicyOverride>, Map<string, T>>>;
+
+/** A value derived from what an agent may see, computed once per catalog snapshot and access key. */
+function perAccess<T>(cache: PerSnapshot<T>, access: Access, compute: () => T): T {
+  const byOverrides = cache.get(access.manager) ?? new WeakMap();
+  cache.set(access.manager, byOverrides);
+  const byKey = byOverrides.get(access.overrides) ?? new Map<string, T>();
   byOverrides.set(access.overrides, byKey);
   const key = accessKey(access);
-  let json = byKey.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(visibleTools(access));
-    if (byKey.size >= MAX_SERIALISED_PER_SNAPSHOT) byKey.clear();
-    byKey.set(key, json);
-  }
-  return json;
+  if (byKey.has(key)) return byKey.get(key)!;
+  const value = compute();
+  if (byKey.size >= MAX_VIEWS_PER_SNAPSHOT) byKey.clear();
+  byKey.set(key, value);
+  return value;
 }
+
+const serialised: PerSnapshot<string> = new WeakMap();
+const tokens: PerSnapshot<number> = new WeakMap();
+
+/** visibleTools as JSON, built once per catalog snapshot and access key: agents ask for it on every turn. */
+export const visibleToolsJson = (access: Access): string => perAccess(serialised, access, () => JSON.stringify(visibleTools(access)));
+
+/** What the tools an agent may call cost in its context, as it receives them; counted once per snapshot and access key. */
+export const visibleTokens = (access: Access, count: TokenCounter): number =>
+  perAccess(tokens, access, () => totalTokens(count, allowedTools(access).map(({ definition }) => definition)));

@@ -12,7 +12,9 @@ export { importTools, refreshGroup, withTools } from "./import";
 export type { RefreshOutcome } from "./import";
 export type { GroupSummary } from "./schema";
 export type { CatalogSnapshot } from "./snapshot";
-export { groupView, summarise } from "./views";
+export { groupTokens, groupView, summarise } from "./views";
+import { groupTokens } from "./views";
+import type { TokenCounter } from "../tool/tokens";
 
 export const groupNotFound = (id: string) => notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
 
@@ -23,3 +25,7 @@ export function get(snapshot: CatalogSnapshot, id: string): Group {
 }
 
 export const list = (snapshot: CatalogSnapshot) => snapshot.manager.listGroups();
+
+/** Every group's summary with what its tools cost in an agent's context. */
+export const listWithTokens = (snapshot: CatalogSnapshot, count: TokenCounter) =>
+  list(snapshot).map((summary) => ({ ...summary, tokens: groupTokens(get(snapshot, summary.id), count).tokens }));

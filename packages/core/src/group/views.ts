@@ -1,3 +1,5 @@
+import { definitionTokens } from "../tool/tokens";
+import type { TokenCounter } from "../tool/tokens";
 import type { Group, GroupSummary } from "./schema";
 
 /** A group as the API shows it: identity first, full tool definitions last. */
@@ -24,3 +26,9 @@ export const summarise = (group: Group): GroupSummary => ({
   ...(group.module ? { module: group.module } : {}),
   updatedAt: group.updatedAt,
 });
+
+/** What a group's tools cost in an agent's context: in all, and tool by tool. */
+export function groupTokens(group: Group, count: TokenCounter) {
+  const toolTokens = Object.fromEntries(group.tools.map((tool) => [tool.function.name, definitionTokens(count, tool)]));
+  return { tokens: Object.values(toolTokens).reduce((sum, tokens) => sum + tokens, 0), toolTokens };
+}

@@ -7,6 +7,10 @@ import type { Catalog } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
 import { createId } from "../id";
 import { parseOr } from "../validation";
+import type { CatalogSnapshot } from "../group/snapshot";
+import { effectivePolicy, permissionProblem } from "../policy/rules";
+import { totalTokens } from "../tool/tokens";
+import type { TokenCounter } from "../tool/tokens";
 import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
 export { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
@@ -157,4 +161,20 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     version: 1,
   };
   await uncontended(db.contentionDeadlineMs, () => insertRole(db, root));
+}
+
+const ANY_AGENT = { department: null, level: null };
+
+/**
+ * What a role's tools cost in an agent's context: every enabled tool of its groups that its policy lets the role use.
+ * Restrictions to departments or levels depend on the agent, so an agent may see fewer (GET /agents/:id/tools counts exactly).
+ */
+export function roleTokens(role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides">, count: TokenCounter): number {
+  const usable = effectiveToolGroups(role, snapshot.manager)
+    .flatMap((groupId) => snapshot.manager.getGroup(groupId)?.tools ?? [])
+    .filter((definition) => {
+      const policy = effectivePolicy(definition, snapshot.overrides.get(definition.function.name));
+      return !policy.disabled && permissionProblem({ ...policy, allowedDepartments: undefined, minLevel: undefined }, role, ANY_AGENT) === null;
+    });
+  return totalTokens(count, usable);
 }

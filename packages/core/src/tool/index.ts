@@ -6,6 +6,8 @@ export { forAgent, Name, ToolDefinition, ToolPolicy, ToolQuery } from "./schema"
 export type { AgentToolDefinition } from "./schema";
 export { errorResult, jsonResult, Tool } from "./tool";
 export type { ToolContext, ToolInfo } from "./tool";
+export { definitionTokens, loadTokenCounter, totalTokens } from "./tokens";
+export type { TokenCounter } from "./tokens";
 
 export type ToolSummary = { name: string; group: string; description: string; category: string | null; tags: string[]; disabled: boolean };
 

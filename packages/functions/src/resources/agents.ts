@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { loadView, visibleToolsJson } from "@toolgate/core/access";
+import { loadView, visibleTokens, visibleToolsJson } from "@toolgate/core/access";
+import { loadTokenCounter } from "@toolgate/core/tool";
 import * as Agent from "@toolgate/core/agent";
 import { PageQuery } from "@toolgate/core/call";
 import * as Message from "@toolgate/core/message";
@@ -35,8 +36,8 @@ export const agents = new Hono<Env>()
   })
   .on(method(R.tools), path(R.tools), requireAdminOrSelf, async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
-    const { access } = await loadView(c.get("toolgate"), agent, "fresh");
-    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups });
+    const [{ access }, count] = await Promise.all([loadView(c.get("toolgate"), agent, "fresh"), loadTokenCounter()]);
+    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, tokens: visibleTokens(access, count) });
     return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access)}}`, 200, { "content-type": "application/json" });
   })
   .on(method(R.messages), path(R.messages), requireAdminOrSelf, query(PageQuery), async (c) => {
