@@ -117,6 +117,25 @@ describe("role console in Chromium", () => {
     expect(page.url()).toBe(`${stack.url}/console`);
   });
 
+  consoleTest("console - each group shows what its tools cost in tokens, and the role's total follows the boxes before saving", async (page) => {
+    const role = roles["browser tester"]!;
+    const tokensOf = Object.fromEntries((await api<{ groups: Array<GroupSummary & { tokens: number }> }>("GET", "/groups")).body.groups.map((g) => [g.id, g.tokens]));
+    const saved = (await getRole(role.id)) as Role & { toolTokens: number };
+    expect(saved.toolTokens).toBe(tokensOf.chrome);
+    const label = (tokens: number) => `${tokens.toLocaleString("en")} tokens`;
+    await openRole(page, role);
+    for (const id of ["chrome", "search", "crawler"]) expect(await page.locator(`#group-${id}-tokens`).textContent()).toBe(label(tokensOf[id]!));
+    const line = page.locator("#groups-tokens");
+    expect(await line.textContent()).toBe(`Tool context: ${label(saved.toolTokens)} for each of this role's agents.`);
+    await checkbox(page, "search").check();
+    expect(await line.textContent()).toContain(`about ${label(tokensOf.chrome! + tokensOf.search!)}`);
+    await checkbox(page, "search").uncheck();
+    expect(await line.textContent()).toBe(`Tool context: ${label(saved.toolTokens)} for each of this role's agents.`);
+    await checkbox(page, "chrome").uncheck();
+    const everyGroup = Object.values(tokensOf).reduce((sum, tokens) => sum + tokens, 0);
+    expect(await line.textContent()).toContain(`about ${label(everyGroup)}`);
+  });
+
   consoleTest("console - signing in lists every role as a link named by the role", async (page) => {
     await open(page, "/console");
     const field = page.getByLabel("Admin token");

@@ -202,6 +202,7 @@ export const CLIENT_SCRIPT = String.raw`(() => {
         element("label", { for: key, text: group.id }),
         element("span", { className: "badge", text: sourceText(group) }),
         readOnly && checked ? element("span", { className: "badge badge-fixed", text: "fixed for this role" }) : null,
+        element("span", { className: "badge badge-tokens", id: key + "-tokens", text: tokensLabel(group.tokens) }),
       ]),
       element("p", { className: "group-desc", id: key + "-description", text: group.description }),
       element("p", { className: "tool-names", id: key + "-tools" }, spaced([toolsLabel(group.tools.length), ...group.tools.map((name) => element("code", { text: name }))])),
@@ -225,7 +226,27 @@ export const CLIENT_SCRIPT = String.raw`(() => {
 
   const sameGroups = (a, b) => a.length === b.length && a.every((id) => b.includes(id));
 
+  const tokensLabel = (tokens) => Number(tokens || 0).toLocaleString("en") + " tokens";
+
+  /** The role's tool context: as saved (from the server), or, while boxes change, the ticked groups' tokens (no box: every group). */
+  function describeTokens() {
+    const line = byId("groups-tokens");
+    if (!current) {
+      line.textContent = "";
+      return;
+    }
+    const ticked = tickedGroups();
+    if (sameGroups(ticked, current.toolGroups || [])) {
+      line.textContent = "Tool context: " + tokensLabel(current.toolTokens) + " for each of this role's agents.";
+      return;
+    }
+    const counted = ticked.length === 0 ? groups : groups.filter((group) => ticked.includes(group.id));
+    const total = counted.reduce((sum, group) => sum + Number(group.tokens || 0), 0);
+    line.textContent = "Tool context if saved: about " + tokensLabel(total) + " for each of this role's agents (now " + tokensLabel(current.toolTokens) + ").";
+  }
+
   function describeGroups() {
+    describeTokens();
     const summary = byId("groups-summary");
     if (!current || current.id === ROOT_ROLE_ID) {
       summary.textContent = "";

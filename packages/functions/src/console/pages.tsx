@@ -131,6 +131,7 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
           roles, spawns agents) and does no task itself.
         </p>
         <p id="groups-summary" class="message message-info" aria-live="polite"></p>
+        <p id="groups-tokens" class="tokens" aria-live="polite"></p>
         <form id="groups-form" novalidate>
           <fieldset>
             <legend>Groups this role's agents may use</legend>
