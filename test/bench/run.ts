@@ -24,6 +24,7 @@ import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
 import { benchMcp } from "./mcp";
 import { benchTokens } from "./tokens";
+import { benchSearch } from "./search";
 import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
 import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
@@ -255,6 +256,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   );
 
   await benchTokens(out, note);
+  benchSearch(out, note);
 
   collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;

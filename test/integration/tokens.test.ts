@@ -86,3 +86,31 @@ test("GET /agents/:id/tools - tokens is exactly what the agent's visible tools c
   const promoted = await createAgent(request, role.id, { level: 5 });
   expect((await request("GET", `/agents/${promoted.agent.id}/tools`, { token: promoted.token })).body.tokens).toBe(roleTokens);
 });
+
+test("GET /agents/:id/tools?format= - the same visible tools in OpenAI's, Anthropic's, MCP's and Gemini's shapes; an unknown format is 400", async () => {
+  const { agent, token } = await agentWithGroups(request, [issues, labels]);
+  const get = (format?: string) => request("GET", `/agents/${agent.id}/tools${format ? `?format=${format}` : ""}`, { token });
+  const openai = (await get()).body;
+  expect(openai.format).toBe("openai");
+  const names = openai.tools.map((t: { function: { name: string } }) => t.function.name);
+  expect((await get("openai")).body.tools).toEqual(openai.tools);
+
+  const anthropic = (await get("anthropic")).body;
+  expect(anthropic.tools.map((t: { name: string }) => t.name)).toEqual(names);
+  for (const t of anthropic.tools) {
+    expect(Object.keys(t).sort()).toEqual(["description", "input_schema", "name"]);
+    expect(t.input_schema.type).toBe("object");
+    for (const combinator of ["oneOf", "anyOf", "allOf"]) expect(t.input_schema).not.toHaveProperty(combinator);
+  }
+  const mcp = (await get("mcp")).body;
+  expect(mcp.tools.map((t: { name: string }) => t.name)).toEqual(names);
+  for (const t of mcp.tools) expect(Object.keys(t).sort()).toEqual(["annotations", "description", "inputSchema", "name"]);
+  const gemini = (await get("gemini")).body;
+  expect(gemini.tools.map((t: { name: string }) => t.name)).toEqual(names);
+  expect(JSON.stringify(gemini.tools)).not.toMatch(/"(\$schema|additionalProperties|\$ref|\$defs|const|oneOf|examples)"/);
+  expect(new Set([openai.tokens, anthropic.tokens, mcp.tokens, gemini.tokens]).size).toBe(1);
+
+  const bad = await get("cohere");
+  expect(bad.status).toBe(400);
+  expect(bad.body.error).toBe("invalid_query");
+});

@@ -13,6 +13,8 @@ import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
 import { forAgent } from "../tool/schema";
 import { totalTokens } from "../tool/tokens";
+import { exportTool } from "../tool/exports";
+import type { ToolFormat } from "../tool/exports";
 import type { TokenCounter } from "../tool/tokens";
 import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
 
@@ -151,8 +153,18 @@ function perAccess<T>(cache: PerSnapshot<T>, access: Access, compute: () => T): 
 const serialised: PerSnapshot<string> = new WeakMap();
 const tokens: PerSnapshot<number> = new WeakMap();
 
-/** visibleTools as JSON, built once per catalog snapshot and access key: agents ask for it on every turn. */
-export const visibleToolsJson = (access: Access): string => perAccess(serialised, access, () => JSON.stringify(visibleTools(access)));
+const exported = new Map<ToolFormat, PerSnapshot<string>>();
+
+/**
+ * The visible tools as JSON in a model API's own shape (OpenAI's by default), built once per catalog snapshot,
+ * access key and format: agents ask for it on every turn.
+ */
+export function visibleToolsJson(access: Access, format: ToolFormat = "openai"): string {
+  if (format === "openai") return perAccess(serialised, access, () => JSON.stringify(visibleTools(access)));
+  const cache = exported.get(format) ?? new WeakMap();
+  exported.set(format, cache);
+  return perAccess(cache, access, () => JSON.stringify(allowedTools(access).map(({ definition, policy }) => exportTool(format, definition, policy))));
+}
 
 /** What the tools an agent may call cost in its context, as it receives them; counted once per snapshot and access key. */
 export const visibleTokens = (access: Access, count: TokenCounter): number =>

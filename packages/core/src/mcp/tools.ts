@@ -1,23 +1,13 @@
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { Tool } from "@modelcontextprotocol/server";
 import { allowedTools } from "../access/index";
 import type { Allowed, View } from "../access/index";
-import { needsConfirmation } from "../policy/rules";
-import type { EffectivePolicy } from "../policy/rules";
+import { annotationsOf } from "../tool/exports";
 import { ListCursor } from "./schema";
+
+export { annotationsOf };
 
 /** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
 export class StaleCursorError extends Error {}
-
-/** toolgate's policy, not the module's claim, says what a tool does: MCP treats a server's annotations as untrusted. */
-export function annotationsOf(policy: EffectivePolicy): ToolAnnotations {
-  const annotations: ToolAnnotations = {};
-  if (policy.readOnly !== undefined) annotations.readOnlyHint = policy.readOnly;
-  if (needsConfirmation(policy)) annotations.destructiveHint = true;
-  else if (policy.readOnly === true) annotations.destructiveHint = false;
-  if (policy.idempotent !== undefined) annotations.idempotentHint = policy.idempotent;
-  if (policy.openWorld !== undefined) annotations.openWorldHint = policy.openWorld;
-  return annotations;
-}
 
 const mcpTool = ({ definition, policy }: Allowed): Tool => ({
   name: definition.function.name,

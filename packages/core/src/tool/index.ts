@@ -7,6 +7,7 @@ export type { AgentToolDefinition } from "./schema";
 export { errorResult, jsonResult, Tool } from "./tool";
 export type { ToolContext, ToolInfo } from "./tool";
 export { definitionTokens, loadTokenCounter, totalTokens } from "./tokens";
+export { anthropicInputSchema, exportTool, geminiSchema, ToolFormat, ToolsQuery } from "./exports";
 export type { TokenCounter } from "./tokens";
 
 export type ToolSummary = { name: string; group: string; description: string; category: string | null; tags: string[]; disabled: boolean };

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { loadView, visibleTokens, visibleToolsJson } from "@toolgate/core/access";
-import { loadTokenCounter } from "@toolgate/core/tool";
+import { loadTokenCounter, ToolsQuery } from "@toolgate/core/tool";
 import * as Agent from "@toolgate/core/agent";
 import { PageQuery } from "@toolgate/core/call";
 import * as Message from "@toolgate/core/message";
@@ -34,11 +34,12 @@ export const agents = new Hono<Env>()
     const { agent, token } = await Agent.reissueToken(toolgate.db, toolgate.tokens, c.req.param("id"));
     return c.json({ agent: Agent.publicAgent(agent), token }, 201);
   })
-  .on(method(R.tools), path(R.tools), requireAdminOrSelf, async (c) => {
+  .on(method(R.tools), path(R.tools), requireAdminOrSelf, query(ToolsQuery), async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    const { format } = c.req.valid("query");
     const [{ access }, count] = await Promise.all([loadView(c.get("toolgate"), agent, "fresh"), loadTokenCounter()]);
-    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, tokens: visibleTokens(access, count) });
-    return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access)}}`, 200, { "content-type": "application/json" });
+    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, format, tokens: visibleTokens(access, count) });
+    return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access, format)}}`, 200, { "content-type": "application/json" });
   })
   .on(method(R.messages), path(R.messages), requireAdminOrSelf, query(PageQuery), async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
