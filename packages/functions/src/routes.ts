@@ -40,6 +40,7 @@ export const API = {
       terminate: "DELETE /agents/:id",
       token: "POST /agents/:id/token",
       tools: "GET /agents/:id/tools",
+      searchTools: "GET /agents/:id/tools/search",
       messages: "GET /agents/:id/messages",
     },
     calls: {

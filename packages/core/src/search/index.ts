@@ -3,3 +3,4 @@ export { searchTools, queryTerms } from "./rank";
 export { SearchEntry, SearchHit, SearchOptions } from "./schema";
 export { splitWords, stem, tokenize } from "./tokenize";
 export { synonymsOf } from "./synonyms";
+export { SearchQuery, searchVisible } from "./visible";

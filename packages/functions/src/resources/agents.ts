@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { loadView, visibleTokens, visibleToolsJson } from "@toolgate/core/access";
 import { loadTokenCounter, ToolsQuery } from "@toolgate/core/tool";
+import { SearchQuery, searchVisible } from "@toolgate/core/search";
 import * as Agent from "@toolgate/core/agent";
 import { PageQuery } from "@toolgate/core/call";
 import * as Message from "@toolgate/core/message";
@@ -40,6 +41,12 @@ export const agents = new Hono<Env>()
     const [{ access }, count] = await Promise.all([loadView(c.get("toolgate"), agent, "fresh"), loadTokenCounter()]);
     const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, format, tokens: visibleTokens(access, count) });
     return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access, format)}}`, 200, { "content-type": "application/json" });
+  })
+  .on(method(R.searchTools), path(R.searchTools), requireAdminOrSelf, query(SearchQuery), async (c) => {
+    const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    const { access } = await loadView(c.get("toolgate"), agent, "fresh");
+    const search = c.req.valid("query");
+    return c.json({ agentId: agent.id, query: search.q, tools: searchVisible(access, search) });
   })
   .on(method(R.messages), path(R.messages), requireAdminOrSelf, query(PageQuery), async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
