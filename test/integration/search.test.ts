@@ -2,22 +2,12 @@ import { beforeAll, expect, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
-import { githubToolset } from "../support/upstream-mcp";
+import { githubGroup as asGroup } from "../support/upstream-mcp";
 import { agentWithGroups, putGroup, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
 const ids: Record<string, string> = {};
-
-/** A GitHub toolset as a group: the server's real definitions in the OpenAI function format. */
-const asGroup = (id: string) => {
-  const toolset = githubToolset(id);
-  return {
-    description: toolset.description,
-    executor: { type: "http", url: "http://127.0.0.1:9/run" },
-    tools: toolset.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
-  };
-};
 
 beforeAll(async () => {
   toolgate = await testToolgate();

@@ -3,21 +3,11 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
-import { githubToolset } from "../support/upstream-mcp";
+import { githubGroup as asGroup } from "../support/upstream-mcp";
 import { agentWithGroups, createAgent, createRole, putGroup, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
-
-/** A GitHub toolset as a group body: the server's real definitions, in the OpenAI function format. */
-const asGroup = (id: string) => {
-  const toolset = githubToolset(id);
-  return {
-    description: toolset.description,
-    executor: { type: "http", url: "http://127.0.0.1:9/run" },
-    tools: toolset.tools.map((mcpTool) => ({ type: "function", function: { name: mcpTool.name, description: mcpTool.description, parameters: mcpTool.inputSchema } })),
-  };
-};
 
 /** What the agent receives for one tool, counted by the same tokenizer independently of toolgate. */
 const expectedTokens = (definition: { function: unknown }) => countTokens(JSON.stringify({ type: "function", function: definition.function }));
