@@ -1,4 +1,6 @@
 import { notFound } from "../error";
+import { totalTokens } from "../tool/tokens";
+import type { TokenCounter } from "../tool/tokens";
 import type { Group } from "./schema";
 import type { CatalogSnapshot } from "./snapshot";
 
@@ -13,8 +15,6 @@ export type { RefreshOutcome } from "./import";
 export type { GroupSummary } from "./schema";
 export type { CatalogSnapshot } from "./snapshot";
 export { groupTokens, groupView, summarise } from "./views";
-import { groupTokens } from "./views";
-import type { TokenCounter } from "../tool/tokens";
 
 export const groupNotFound = (id: string) => notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
 
@@ -28,4 +28,4 @@ export const list = (snapshot: CatalogSnapshot) => snapshot.manager.listGroups()
 
 /** Every group's summary with what its tools cost in an agent's context. */
 export const listWithTokens = (snapshot: CatalogSnapshot, count: TokenCounter) =>
-  list(snapshot).map((summary) => ({ ...summary, tokens: groupTokens(get(snapshot, summary.id), count).tokens }));
+  list(snapshot).map((summary) => ({ ...summary, tokens: totalTokens(count, get(snapshot, summary.id).tools) }));

@@ -37,12 +37,17 @@ export type GuardedCallResponse =
   | { status: 202; body: { callId: string; status: "awaiting_confirmation"; tool: string } }
   | { status: 202; body: { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> } };
 
-/** The agent, role and catalog as stored now; the agent is read again too, so a refusal is never decided on a revoked token. */
-async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
+/** The agent as stored now, if it still honours the token presented (same token version, active); else the refusal. */
+function stillHonoured(presented: Agent, current: Agent | undefined): Agent {
+  if (!current || current.tokenVersion !== presented.tokenVersion) throw refusal.revoked();
+  if (current.status !== "active") throw refusal.terminated(presented.id);
+  return current;
+}
+
+/** The agent, role and catalog as stored now; the agent is read again too, so nothing is decided on a revoked token. */
+export async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
   const [current, read] = await Promise.all([deps.agents.refresh(agent.id), getRoleAndCatalogVersion(deps.db, agent.roleId)]);
-  if (!current || current.tokenVersion !== agent.tokenVersion) throw refusal.revoked();
-  if (current.status !== "active") throw refusal.terminated(agent.id);
-  return viewFrom(deps, current, read);
+  return viewFrom(deps, stillHonoured(agent, current), read);
 }
 
 /** A warm process plans on what it remembers; a cold one reads the role, the catalog version and the guard record in one round trip. */
@@ -57,9 +62,7 @@ async function startingView(deps: GuardDeps, agent: Agent): Promise<{ view: View
 /** A guard record with no copy of the agent's token (an agent created before it was kept there) is filled in from a fresh read. */
 async function provenCaller(deps: GuardDeps, caller: Agent, guard: StoredGuard): Promise<void> {
   if (guard.tokenVersion !== undefined) return;
-  const current = await deps.agents.refresh(caller.id);
-  if (!current || current.tokenVersion !== caller.tokenVersion) throw refusal.revoked();
-  if (current.status !== "active") throw refusal.terminated(caller.id);
+  stillHonoured(caller, await deps.agents.refresh(caller.id));
 }
 
 type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean; secrets: string[] };

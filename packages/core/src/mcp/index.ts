@@ -2,10 +2,9 @@ import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErro
 import type { CallToolResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import * as Call from "../call/index";
-import { loadView } from "../access/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
-import { deny, guardedCall } from "../guard/index";
+import { deny, freshView, guardedCall } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { completed, refused, waiting } from "./results";
 import type { McpSettings } from "./schema";
@@ -13,7 +12,8 @@ import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknow
 import { StaleCursorError, toolsPage } from "./tools";
 
 export { DEFAULT_MCP_SETTINGS, McpSettings } from "./schema";
-export { annotationsOf, mcpTools } from "./tools";
+export { annotationsOf } from "../tool/exports";
+export { mcpTools } from "./tools";
 export type { RefusalMeta } from "./results";
 
 /** Who is on the other end of one MCP request, and what serves them; authenticated at the edge. */
@@ -26,12 +26,11 @@ const INSTRUCTIONS =
 
 const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
-const revoked = (agent: Agent, current: Agent | undefined) => !current || current.tokenVersion !== agent.tokenVersion || current.status !== "active";
-
 /** The caller's tools now: its role and the catalog are read fresh, and so is the agent, so a revoked token lists nothing. */
 async function listTools({ deps, agent, settings }: McpCaller, cursor: string | undefined) {
-  const [current, view] = await Promise.all([deps.agents.refresh(agent.id), loadView(deps, agent, "fresh")]);
-  if (revoked(agent, current)) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "This agent's token has been revoked or the agent terminated.");
+  const view = await freshView(deps, agent).catch((error: unknown) => {
+    throw error instanceof ToolgateError ? new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message) : error;
+  });
   try {
     return toolsPage(view, settings.pageSize, cursor);
   } catch (error) {

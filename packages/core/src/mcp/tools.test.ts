@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import fc from "fast-check";
-import { annotationsOf } from "./tools";
+import { annotationsOf } from "../tool/exports";
 
 test("annotationsOf - dangerous or requireConfirmation is destructive; readOnly is not; the other hints pass through; nothing set says nothing", () => {
   expect(annotationsOf({ disabled: false })).toEqual({});

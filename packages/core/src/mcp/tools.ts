@@ -4,8 +4,6 @@ import type { Allowed, View } from "../access/index";
 import { annotationsOf } from "../tool/exports";
 import { ListCursor } from "./schema";
 
-export { annotationsOf };
-
 /** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
 export class StaleCursorError extends Error {}
 
