@@ -24,8 +24,8 @@ test("GET /tools - lists the catalog's tools by category and tag, with their gro
   const inCategory = await request("GET", `/tools?category=${category}`);
   expect(inCategory.status).toBe(200);
   expect(inCategory.body.tools).toEqual([
-    { name: a, group, description: `The ${a} tool searches things.`, category, tags: ["red", "blue"], disabled: false },
-    { name: b, group, description: `The ${b} tool searches things.`, category, tags: ["blue"], disabled: true },
+    { name: a, group, description: `The ${a} tool searches things.`, category, tags: ["red", "blue"], disabled: false, tokens: expect.any(Number) },
+    { name: b, group, description: `The ${b} tool searches things.`, category, tags: ["blue"], disabled: true, tokens: expect.any(Number) },
   ]);
   const blueInCategory = (await request("GET", `/tools?category=${category}&tag=red`)).body.tools.map((t: { name: string }) => t.name);
   expect(blueInCategory).toEqual([a]);

@@ -14,6 +14,8 @@ export const roleFixture = (id: string, toolGroups: string[] | null, name = `rol
   updatedAt: NOW,
   status: "active",
   llmServiceId: null,
+  toolLoading: "all",
+  pinnedTools: [],
   version: 1,
 });
 

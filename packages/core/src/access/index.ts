@@ -11,6 +11,7 @@ import type { PolicyOverride } from "../policy/schema";
 import { effectiveToolGroups } from "../role/index";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
+import { metaGroup, metaTool } from "../search/meta-tools";
 import { forAgent } from "../tool/schema";
 import { totalTokens } from "../tool/tokens";
 import { exportTool } from "../tool/exports";
@@ -96,15 +97,23 @@ function includesGroup(groups: readonly string[], groupId: string) {
   return set.has(groupId);
 }
 
+/** A tool of the catalog, or one of the meta tools every agent has (search_tools, call_tool), with the group it belongs to. */
+function lookUp(access: Access, toolName: string): { group: Group; definition: ToolDefinition; inRole: boolean } | undefined {
+  const meta = metaTool(toolName);
+  if (meta) return { group: metaGroup(), definition: meta, inRole: true };
+  const found = access.manager.findTool(toolName);
+  return found && { ...found, inRole: includesGroup(access.groups, found.group.id) };
+}
+
 /**
  * The single authorisation decision, in the guard's order: the tool exists, is in the role's groups, is enabled,
- * and its policy admits this agent. visibleTools lists a tool exactly when this allows it.
+ * and its policy admits this agent. The tool list is drawn from what this allows (listedTools).
  */
 export function decide(access: Access, toolName: string): Decision {
-  const found = access.manager.findTool(toolName);
+  const found = lookUp(access, toolName);
   if (!found) return { allowed: false, group: null, error: refusals.unknown(toolName) };
   const group = found.group.id;
-  if (!includesGroup(access.groups, group)) return { allowed: false, group, error: refusals.notAvailable(toolName, access.role, group) };
+  if (!found.inRole) return { allowed: false, group, error: refusals.notAvailable(toolName, access.role, group) };
   const policy = effectivePolicy(found.definition, access.overrides.get(toolName));
   if (policy.disabled) return { allowed: false, group, error: refusals.disabled(toolName) };
   const problem = permissionProblem(policy, access.role, access.agent);
@@ -114,25 +123,44 @@ export function decide(access: Access, toolName: string): Decision {
 
 export type Allowed = Extract<Decision, { allowed: true }>;
 
-/** Every tool decide() allows, each once, in group then tool order, with its group and effective policy. */
-export function allowedTools(access: Access): Allowed[] {
-  const allowed: Allowed[] = [];
-  for (const groupId of access.groups)
-    for (const definition of access.manager.getGroup(groupId)?.tools ?? []) {
-      const decision = decide(access, definition.function.name);
-      if (decision.allowed) allowed.push(decision);
-    }
-  return allowed;
+const allowedOf = (access: Access, definitions: readonly ToolDefinition[]): Allowed[] =>
+  definitions.flatMap((definition) => {
+    const decision = decide(access, definition.function.name);
+    return decision.allowed ? [decision] : [];
+  });
+
+/** Every tool of the role's groups decide() allows, each once, in group then tool order, with its group and effective policy. */
+export const allowedTools = (access: Access): Allowed[] =>
+  access.groups.flatMap((groupId) => allowedOf(access, access.manager.getGroup(groupId)?.tools ?? []));
+
+const loadingOf = (role: Role) => role.toolLoading ?? "all";
+
+/**
+ * The tools in the agent's tool list, as its role loads them. "all": every tool it may call. "search": the pinned ones,
+ * then search_tools and call_tool, which reach the rest; what it may call is the same either way (decide()).
+ */
+export function listedTools(access: Access): Allowed[] {
+  const allowed = allowedTools(access);
+  if (loadingOf(access.role) === "all") return allowed;
+  const pinned = new Set(access.role.pinnedTools);
+  return [...allowed.filter(({ definition }) => pinned.has(definition.function.name)), ...allowedOf(access, metaGroup().tools)];
 }
 
-/** The agent-facing definitions of every tool decide() allows. */
-export const visibleTools = (access: Access): AgentToolDefinition[] => allowedTools(access).map(({ definition }) => forAgent(definition));
+/** The tools a role in search mode leaves out of the list, for clients that load them on demand (Anthropic's defer_loading). */
+export function deferredTools(access: Access): Allowed[] {
+  if (loadingOf(access.role) === "all") return [];
+  const pinned = new Set(access.role.pinnedTools);
+  return allowedTools(access).filter(({ definition }) => !pinned.has(definition.function.name));
+}
+
+/** The agent-facing definitions of the tools in its list. */
+export const visibleTools = (access: Access): AgentToolDefinition[] => listedTools(access).map(({ definition }) => forAgent(definition));
 
 const MAX_VIEWS_PER_SNAPSHOT = 256;
 
 /** Everything decide() reads besides the catalog: two agents with equal keys see the same tools. */
 const accessKey = ({ groups, role, agent }: Access) =>
-  JSON.stringify([groups, role.name.toLowerCase(), agent.department, agent.level]);
+  JSON.stringify([groups, role.name.toLowerCase(), agent.department, agent.level, loadingOf(role), role.pinnedTools]);
 
 type PerSnapshot<T> = WeakMap<ToolGroupManager, WeakMap<ReadonlyMap<string, PolicyOverride>, Map<string, T>>>;
 
@@ -155,6 +183,13 @@ const tokens: PerSnapshot<number> = new WeakMap();
 
 const exported = new Map<ToolFormat, PerSnapshot<string>>();
 
+/** The listed tools in a model API's shape; for Anthropic, a role in search mode also sends the rest, marked defer_loading. */
+function exportedTools(access: Access, format: ToolFormat) {
+  const listed = listedTools(access).map(({ definition, policy }) => exportTool(format, definition, policy));
+  if (format !== "anthropic") return listed;
+  return [...listed, ...deferredTools(access).map(({ definition, policy }) => ({ ...exportTool(format, definition, policy), defer_loading: true }))];
+}
+
 /**
  * The visible tools as JSON in a model API's own shape (OpenAI's by default), built once per catalog snapshot,
  * access key and format: agents ask for it on every turn.
@@ -163,9 +198,9 @@ export function visibleToolsJson(access: Access, format: ToolFormat = "openai"):
   if (format === "openai") return perAccess(serialised, access, () => JSON.stringify(visibleTools(access)));
   const cache = exported.get(format) ?? new WeakMap();
   exported.set(format, cache);
-  return perAccess(cache, access, () => JSON.stringify(allowedTools(access).map(({ definition, policy }) => exportTool(format, definition, policy))));
+  return perAccess(cache, access, () => JSON.stringify(exportedTools(access, format)));
 }
 
-/** What the tools an agent may call cost in its context, as it receives them; counted once per snapshot and access key. */
+/** What the tools in an agent's list cost in its context, as it receives them; counted once per snapshot and access key. */
 export const visibleTokens = (access: Access, count: TokenCounter): number =>
-  perAccess(tokens, access, () => totalTokens(count, allowedTools(access).map(({ definition }) => definition)));
+  perAccess(tokens, access, () => totalTokens(count, listedTools(access).map(({ definition }) => definition)));

@@ -3,6 +3,7 @@ import { readCatalogItems, readCatalogVersion } from "../dynamo/catalog";
 import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
+import { META_GROUP_ID } from "../search/meta-tools";
 import { CatalogWriter } from "./writer";
 
 export type { CatalogChange, CatalogSnapshot, Decide } from "./snapshot";
@@ -63,7 +64,7 @@ export class Catalog implements CatalogCache {
   private async load(atLeast: number) {
     // Read the version before the groups: anything committed later carries a higher version and forces a reload.
     const version = Math.max(atLeast, await readCatalogVersion(this.db));
-    const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
+    const manager = new ToolGroupManager([...RESERVED_GROUP_IDS, META_GROUP_ID]);
     const { groups, overrides } = await readCatalogItems(this.db);
     for (const group of groups) manager.registerGroup(group);
     const loaded: CatalogSnapshot = { version, manager, overrides };

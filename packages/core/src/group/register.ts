@@ -13,6 +13,7 @@ import { Name } from "../tool/schema";
 import { jsonSchemaProblems } from "../tool/json-schema";
 import { parseOr, summarise } from "../validation";
 import { refuseLiteralSecrets } from "../executor/secrets";
+import { isMetaTool } from "../search/meta-tools";
 
 /** `unchangedSince`: the group's updatedAt when the change was prepared; registering over a group changed since is refused. */
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string; unchangedSince?: string };
@@ -27,6 +28,17 @@ export function parseGroupId(id: unknown) {
   const groupId = parseOr(Name, id, "invalid_group_def", "The group id");
   if ((RESERVED_GROUP_IDS as readonly string[]).includes(groupId)) throw reserved(groupId);
   return groupId;
+}
+
+/** search_tools and call_tool are toolgate's own, for every agent: no group may bring a tool by either name. */
+function refuseMetaToolNames(id: string, input: GroupDefinition) {
+  const taken = input.tools.find((tool) => isMetaTool(tool.function.name));
+  if (taken)
+    throw conflict(
+      "reserved_tool_name",
+      `"${taken.function.name}" is a reserved tool name: toolgate gives every agent search_tools and call_tool itself. Rename the tool (e.g. with a prefix).`,
+      { toolName: taken.function.name, groupId: id },
+    );
 }
 
 const reserved = (id: string) =>
@@ -47,6 +59,7 @@ export function planRegistration(
       details: [{ path: "executor.type", message: 'must be "http", "mcp" or "client"' }],
     });
   if (input.executor?.type === "mcp") refuseLiteralSecrets(input.executor.headers);
+  if (registration.source !== "builtin") refuseMetaToolNames(id, input);
   const group = Group.parse({
     ...input,
     id,

@@ -12,10 +12,12 @@ import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard"
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
 import { getRoleAndCatalogVersion, getRoleAndCatalogVersions } from "../dynamo/roles";
+import { META_GROUP_ID } from "../search/meta-tools";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
 import type { GuardDeps } from "./deps";
+import { throughCallTool } from "./call-tool";
 import { admissionOf, plan } from "./plan";
 import type { Admitted } from "./plan";
 import { refusal } from "./refusal";
@@ -88,9 +90,10 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * The guard. A warm call to an http executor costs one round trip before the tool runs — three requests made
  * together: the conditional write of the agent's guard state (which also proves its token current), the write of
  * the call's start, and the read of its role and the catalog version that proves the cached plan current — and
- * one write of the outcome after it.
+ * one write of the outcome after it. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
-export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallRequest): Promise<GuardedCallResponse> {
+export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest): Promise<GuardedCallResponse> {
+  const { request, problem } = await throughCallTool(asked);
   const started = new Date();
   const callId = createId("call");
   const expiresAt = retentionExpiry(deps.settings, { startedAt: started.toISOString() });
@@ -112,6 +115,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, request: CallR
     throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
   };
 
+  if (problem) return refuse(problem, META_GROUP_ID);
   let { view, guard } = await startingView(deps, caller);
   /** After an admission counted on a stale plan: the agent's counters as they were, to restore if the call ends refused. */
   let uncounted: GuardState | undefined;

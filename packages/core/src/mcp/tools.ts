@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/server";
-import { allowedTools } from "../access/index";
+import { listedTools } from "../access/index";
 import type { Allowed, View } from "../access/index";
 import { annotationsOf } from "../tool/exports";
 import { ListCursor } from "./schema";
@@ -14,9 +14,9 @@ const mcpTool = ({ definition, policy }: Allowed): Tool => ({
   annotations: annotationsOf(policy),
 });
 
-/** What an agent can call through MCP: every tool it may call, but those its own runtime executes, by name. */
+/** What an agent's MCP tool list holds: the tools in its list (as its role loads them), but those its own runtime executes, by name. */
 export const mcpTools = (view: View): Tool[] =>
-  allowedTools(view.access)
+  listedTools(view.access)
     .filter(({ group }) => group.executor?.type !== "client")
     .map(mcpTool)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

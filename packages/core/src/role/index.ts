@@ -9,11 +9,12 @@ import { createId } from "../id";
 import { parseOr } from "../validation";
 import type { CatalogSnapshot } from "../group/snapshot";
 import { effectivePolicy, permissionProblem } from "../policy/rules";
+import { metaGroup } from "../search/meta-tools";
 import { totalTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
-export { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
+export { MAX_PINNED_TOOLS, ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, ToolLoading, usesAllGroups } from "./schema";
 
 export type RoleView = Role & { effectiveToolGroups: string[] };
 
@@ -44,6 +45,21 @@ function checkGroupsExist(toolGroups: string[] | null | undefined, manager: Tool
     );
 }
 
+/** Pinned tools must be tools of the role's groups: a pin is a promise that its agents always see the tool. */
+function checkPinnedTools(role: Pick<Role, "id" | "toolGroups" | "pinnedTools">, manager: ToolGroupManager) {
+  const groups = new Set(effectiveToolGroups(role, manager));
+  const outside = role.pinnedTools.filter((name) => {
+    const owner = manager.getToolGroup(name);
+    return owner === null || !groups.has(owner);
+  });
+  if (outside.length)
+    throw badRequest(
+      "invalid_pinned_tools",
+      `These pinned tools are not tools of the role's groups: ${outside.join(", ")}. Pin only tools the role's agents may call (GET /tools lists every tool with its group).`,
+      { pinnedTools: outside },
+    );
+}
+
 export type RoleOutcome = { role: RoleView; notice?: "default_all_tool_groups" };
 
 /** Why a role that names no groups matters: it gets every group, including ones registered later. */
@@ -64,8 +80,11 @@ export async function create(db: Db, catalog: Catalog, parsed: RoleInput, create
     updatedAt: now,
     status: "active",
     llmServiceId: parsed.llmServiceId ?? null,
+    toolLoading: parsed.toolLoading ?? "all",
+    pinnedTools: parsed.pinnedTools ?? [],
     version: 1,
   };
+  checkPinnedTools(role, manager);
   if ((await uncontended(db.contentionDeadlineMs, () => insertRole(db, role))) === "name_taken") throw nameTaken(role.name);
   return { role: view(role, manager), ...allGroupsNotice(role) };
 }
@@ -128,9 +147,12 @@ async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }:
       ...(patch.rolePrompt !== undefined ? { rolePrompt: patch.rolePrompt } : {}),
       ...(patch.toolGroups !== undefined ? { toolGroups: patch.toolGroups } : {}),
       ...(patch.llmServiceId !== undefined ? { llmServiceId: patch.llmServiceId } : {}),
+      ...(patch.toolLoading !== undefined ? { toolLoading: patch.toolLoading } : {}),
+      ...(patch.pinnedTools !== undefined ? { pinnedTools: patch.pinnedTools } : {}),
       updatedAt: now,
       version: previous.version + 1,
     };
+    if (patch.pinnedTools !== undefined) checkPinnedTools(next, manager);
     const replaced = await replaceRole(db, previous, next);
     if (replaced.kind === "ok") return { role: view(next, manager), ...(patch.toolGroups !== undefined ? allGroupsNotice(next) : {}) };
     if (replaced.kind === "name_taken") throw nameTaken(next.name);
@@ -158,6 +180,8 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     updatedAt: now,
     status: "active",
     llmServiceId: null,
+    toolLoading: "all",
+    pinnedTools: [],
     version: 1,
   };
   await uncontended(db.contentionDeadlineMs, () => insertRole(db, root));
@@ -165,16 +189,27 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
 
 const ANY_AGENT = { department: null, level: null };
 
+/** What a role's tools cost in each agent's context: as it loads them now, and in either mode. */
+export type RoleTokens = {
+  toolTokens: number;
+  /** all: every tool listed; search: the pinned tools and searchTools (search_tools and call_tool, the fixed part). */
+  loadingTokens: { all: number; search: number; searchTools: number };
+};
+
 /**
  * What a role's tools cost in an agent's context: every enabled tool of its groups that its policy lets the role use.
  * Restrictions to departments or levels depend on the agent, so an agent may see fewer (GET /agents/:id/tools counts exactly).
  */
-export function roleTokens(role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides">, count: TokenCounter): number {
+export function roleTokens(role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides">, count: TokenCounter): RoleTokens {
   const usable = effectiveToolGroups(role, snapshot.manager)
     .flatMap((groupId) => snapshot.manager.getGroup(groupId)?.tools ?? [])
     .filter((definition) => {
       const policy = effectivePolicy(definition, snapshot.overrides.get(definition.function.name));
       return !policy.disabled && permissionProblem({ ...policy, allowedDepartments: undefined, minLevel: undefined }, role, ANY_AGENT) === null;
     });
-  return totalTokens(count, usable);
+  const pinned = new Set(role.pinnedTools);
+  const searchTools = totalTokens(count, metaGroup().tools);
+  const all = totalTokens(count, usable);
+  const search = searchTools + totalTokens(count, usable.filter((definition) => pinned.has(definition.function.name)));
+  return { toolTokens: role.toolLoading === "search" ? search : all, loadingTokens: { all, search, searchTools } };
 }

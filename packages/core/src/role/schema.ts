@@ -13,6 +13,16 @@ const ToolGroups = z
   .transform((groups) => (groups === null ? null : [...new Set(groups)]));
 const LlmServiceId = z.string().min(1).max(200).nullable();
 
+/** "all": every tool the role may call is in its agents' tool list; "search": only the pinned ones, with search_tools and call_tool. */
+export const ToolLoading = z.enum(["all", "search"]);
+export type ToolLoading = z.infer<typeof ToolLoading>;
+
+export const MAX_PINNED_TOOLS = 64;
+const PinnedTools = z
+  .array(Name)
+  .max(MAX_PINNED_TOOLS)
+  .transform((names) => [...new Set(names)]);
+
 export const Role = z.object({
   id: z.string(),
   name: z.string(),
@@ -23,6 +33,8 @@ export const Role = z.object({
   updatedAt: z.string(),
   status: z.enum(["active"]),
   llmServiceId: z.string().nullable(),
+  toolLoading: ToolLoading.default("all"),
+  pinnedTools: z.array(z.string()).default([]),
   version: z.number().int().min(1),
 });
 export type Role = z.infer<typeof Role>;
@@ -32,6 +44,8 @@ export const RoleInput = z.strictObject({
   rolePrompt: RolePrompt.default(""),
   toolGroups: ToolGroups.optional(),
   llmServiceId: LlmServiceId.optional(),
+  toolLoading: ToolLoading.optional(),
+  pinnedTools: PinnedTools.optional(),
 });
 export type RoleInput = z.infer<typeof RoleInput>;
 
@@ -40,6 +54,8 @@ export const RolePatch = z.strictObject({
   rolePrompt: RolePrompt.optional(),
   toolGroups: ToolGroups.optional(),
   llmServiceId: LlmServiceId.optional(),
+  toolLoading: ToolLoading.optional(),
+  pinnedTools: PinnedTools.optional(),
   version: z.number().int().min(1).optional(),
 });
 export type RolePatch = z.infer<typeof RolePatch>;

@@ -1,6 +1,8 @@
 import type { CatalogSnapshot } from "../group/snapshot";
 import { effectivePolicy } from "../policy/rules";
 import type { ToolQuery } from "./schema";
+import { definitionTokens } from "./tokens";
+import type { TokenCounter } from "./tokens";
 
 export { forAgent, Name, ToolDefinition, ToolPolicy, ToolQuery } from "./schema";
 export type { AgentToolDefinition } from "./schema";
@@ -10,12 +12,21 @@ export { definitionTokens, loadTokenCounter, totalTokens } from "./tokens";
 export { anthropicInputSchema, exportTool, geminiSchema, ToolFormat, ToolsQuery } from "./exports";
 export type { TokenCounter } from "./tokens";
 
-export type ToolSummary = { name: string; group: string; description: string; category: string | null; tags: string[]; disabled: boolean };
+export type ToolSummary = {
+  name: string;
+  group: string;
+  description: string;
+  category: string | null;
+  tags: string[];
+  disabled: boolean;
+  /** What the tool costs in an agent's context, as the agent receives it. */
+  tokens: number;
+};
 
 const UNCATEGORISED = "uncategorised";
 
-/** Every tool of the catalog as the operator sees it, with its effective category, tags and whether it is switched off. */
-function summaries(snapshot: CatalogSnapshot): ToolSummary[] {
+/** Every tool of the catalog as the operator sees it, with its effective category, tags, whether it is switched off and its tokens. */
+function summaries(snapshot: CatalogSnapshot, count: TokenCounter): ToolSummary[] {
   return snapshot.manager.getAllGroupIds().flatMap((groupId) =>
     (snapshot.manager.getGroup(groupId)?.tools ?? []).map((definition) => {
       const policy = effectivePolicy(definition, snapshot.overrides.get(definition.function.name));
@@ -26,15 +37,16 @@ function summaries(snapshot: CatalogSnapshot): ToolSummary[] {
         category: policy.category ?? null,
         tags: policy.tags ?? [],
         disabled: policy.disabled,
+        tokens: definitionTokens(count, definition),
       };
     }),
   );
 }
 
 /** The tools of the catalog, by category and tag (the seed's ToolRegistry.list and findByTag) and by text in name or description (its search). */
-export function list(snapshot: CatalogSnapshot, query: ToolQuery): ToolSummary[] {
+export function list(snapshot: CatalogSnapshot, query: ToolQuery, count: TokenCounter): ToolSummary[] {
   const text = query.q?.toLowerCase();
-  return summaries(snapshot).filter(
+  return summaries(snapshot, count).filter(
     (tool) =>
       (query.category === undefined || tool.category === query.category) &&
       (query.tag === undefined || tool.tags.includes(query.tag)) &&
@@ -43,13 +55,14 @@ export function list(snapshot: CatalogSnapshot, query: ToolQuery): ToolSummary[]
 }
 
 /** The seed's ToolRegistry.getStats, over the real catalog: how many tools, how many switched off, how many per category. */
-export function stats(snapshot: CatalogSnapshot) {
-  const tools = summaries(snapshot);
+export function stats(snapshot: CatalogSnapshot, count: TokenCounter) {
+  const tools = summaries(snapshot, count);
   const perCategory = new Map<string, number>();
   for (const tool of tools) perCategory.set(tool.category ?? UNCATEGORISED, (perCategory.get(tool.category ?? UNCATEGORISED) ?? 0) + 1);
   return {
     totalTools: tools.length,
     disabledTools: tools.filter((tool) => tool.disabled).length,
+    totalTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
     categories: Object.fromEntries([...perCategory].sort(([a], [b]) => a.localeCompare(b))),
   };
 }

@@ -39,7 +39,8 @@ export const agents = new Hono<Env>()
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
     const { format } = c.req.valid("query");
     const [{ access }, count] = await Promise.all([loadView(c.get("toolgate"), agent, "fresh"), loadTokenCounter()]);
-    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, format, tokens: visibleTokens(access, count) });
+    const { toolLoading } = access.role;
+    const head = JSON.stringify({ agentId: agent.id, roleId: access.role.id, toolGroups: access.groups, toolLoading, format, tokens: visibleTokens(access, count) });
     return c.body(`${head.slice(0, -1)},"tools":${visibleToolsJson(access, format)}}`, 200, { "content-type": "application/json" });
   })
   .on(method(R.searchTools), path(R.searchTools), requireAdminOrSelf, query(SearchQuery), async (c) => {

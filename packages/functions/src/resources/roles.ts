@@ -13,10 +13,10 @@ const R = API.roles.roles;
 const withNotice = <R>(role: R, notice: Role.RoleOutcome["notice"]) => (notice ? { ...role, notice, message: Role.ALL_GROUPS_MESSAGE } : role);
 const etag = (role: { version: number }) => ({ ETag: `"${role.version}"` });
 
-/** Roles as the API shows them, each with the tokens its tools cost in an agent's context (toolTokens). */
+/** Roles as the API shows them, each with the tokens its tools cost in an agent's context (toolTokens, and loadingTokens per mode). */
 async function viewsWithTokens(toolgate: Toolgate, roles: Role.Role[]) {
   const [snapshot, count] = await Promise.all([toolgate.catalog.snapshot(), loadTokenCounter()]);
-  return roles.map((role) => ({ ...Role.view(role, snapshot.manager), toolTokens: Role.roleTokens(role, snapshot, count) }));
+  return roles.map((role) => ({ ...Role.view(role, snapshot.manager), ...Role.roleTokens(role, snapshot, count) }));
 }
 
 export const roles = new Hono<Env>()

@@ -10,10 +10,14 @@ import { json, query } from "../http/validate";
 const R = API.groups.tools;
 
 export const tools = new Hono<Env>()
-  .on(method(R.list), path(R.list), requireAdmin, query(Tool.ToolQuery), async (c) =>
-    c.json({ tools: Tool.list(await c.get("toolgate").catalog.snapshot(), c.req.valid("query")) }),
-  )
-  .on(method(R.stats), path(R.stats), requireAdmin, async (c) => c.json(Tool.stats(await c.get("toolgate").catalog.snapshot())))
+  .on(method(R.list), path(R.list), requireAdmin, query(Tool.ToolQuery), async (c) => {
+    const [snapshot, count] = await Promise.all([c.get("toolgate").catalog.snapshot(), Tool.loadTokenCounter()]);
+    return c.json({ tools: Tool.list(snapshot, c.req.valid("query"), count) });
+  })
+  .on(method(R.stats), path(R.stats), requireAdmin, async (c) => {
+    const [snapshot, count] = await Promise.all([c.get("toolgate").catalog.snapshot(), Tool.loadTokenCounter()]);
+    return c.json(Tool.stats(snapshot, count));
+  })
   .on(method(R.get), path(R.get), requireAdmin, async (c) => {
     const snapshot = await c.get("toolgate").catalog.snapshot();
     const view = Policy.policyView(snapshot, c.req.param("name"));

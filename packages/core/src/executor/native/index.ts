@@ -16,6 +16,8 @@ import { builtinParameters } from "../../tool/builtin-parameters";
 import type { BuiltinArguments, BuiltinToolName } from "../../tool/builtin-parameters";
 import type { z } from "zod";
 import { jsonResult, Tool } from "../../tool/tool";
+import { metaParameters, metaTool, SEARCH_TOOLS } from "../../search/meta-tools";
+import { searchVisible } from "../../search/visible";
 import type { ToolContext, ToolInfo, ToolResult } from "../../tool/tool";
 
 export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; now: () => string };
@@ -31,7 +33,7 @@ function native<Name extends BuiltinToolName>(name: Name, execute: (context: Too
   return Tool.define({ name, description: descriptionOf(name), parameters, execute });
 }
 
-/** org_management and artifact, run inside toolgate on behalf of the calling agent. */
+/** org_management, artifact and search_tools, run inside toolgate on behalf of the calling agent. */
 export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolInfo> {
   const { db, catalog, roles, tokens, now } = services;
   const registry = new Map<string, ToolInfo>();
@@ -82,6 +84,17 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
     native("send_message", async ({ input, sessionID }) => {
       const message = await Message.send(db, sessionID, input.to, input.content, now());
       return jsonResult({ messageId: message.messageId });
+    }),
+  );
+  register(
+    Tool.define({
+      name: SEARCH_TOOLS,
+      description: metaTool(SEARCH_TOOLS)!.function.description,
+      parameters: metaParameters()[SEARCH_TOOLS],
+      execute: async ({ input, sessionID }) => {
+        const { access } = await loadView({ db, catalog, roles }, await Agent.get(db, sessionID), "cached");
+        return jsonResult({ query: input.query, tools: searchVisible(access, { q: input.query, limit: input.limit }) });
+      },
     }),
   );
   register(
