@@ -6,6 +6,7 @@ import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { deny, freshView, guardedCall } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
+import { CALL_TOOL } from "../search/meta-tools";
 import { completed, refused, waiting } from "./results";
 import type { McpSettings } from "./schema";
 import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknownTask } from "./tasks";
@@ -46,7 +47,8 @@ class TaskCreated extends Error {
 }
 
 /**
- * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says.
+ * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says
+ * (but a name call_tool was given is the model's mistake to correct, an isError result).
  * A call that waits for an operator becomes a task when the client declared the extension, else an isError answer.
  */
 async function callTool({ deps, agent }: McpCaller, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
@@ -60,7 +62,7 @@ async function callTool({ deps, agent }: McpCaller, name: string, args: Record<s
     return waiting(agent.id, response);
   } catch (error) {
     if (error instanceof TaskCreated) throw error;
-    if (error instanceof ToolgateError && error.code === "unknown_tool") throw invalidParams(`Unknown tool: ${name}`);
+    if (error instanceof ToolgateError && error.code === "unknown_tool" && name !== CALL_TOOL) throw invalidParams(`Unknown tool: ${name}`);
     if (error instanceof ToolgateError) return refused(error);
     if (error instanceof StoreUnavailableError) return refused(storeUnavailable(error));
     throw error;
