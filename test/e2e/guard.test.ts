@@ -11,6 +11,7 @@ import type { Executor } from "../support/executor";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
 import { withinOneMinuteWindow } from "../guard/helpers";
+import { githubGroup } from "../support/upstream-mcp";
 
 let dataDir: string;
 let stack: LocalProcess;
@@ -170,4 +171,57 @@ test("npm start - an MCP client configured with only the URL and an agent token 
   const history = await http("GET", `/agents/${agent.id}/calls`, token);
   expect(history.body.calls.map((call: any) => `${call.tool}:${call.status}`)).toEqual(["erase_disk:awaiting_confirmation", "restart_server:completed"]);
   await client.close();
+});
+
+test("npm start - an agent in search mode finds the right tool among GitHub's and calls it, over REST and over /mcp", async () => {
+  for (const toolset of ["gh_issues", "gh_pull_requests", "gh_labels", "gh_repositories"])
+    expect((await http("PUT", `/groups/${toolset}`, stack.adminToken, githubGroup(toolset, `${executor.url}/github`))).status).toBe(201);
+  const role = await http("POST", "/roles", stack.adminToken, {
+    name: "search-triager",
+    rolePrompt: "Triage issues.",
+    toolGroups: ["gh_issues", "gh_pull_requests", "gh_labels", "gh_repositories"],
+    toolLoading: "search",
+  });
+  expect(role.status).toBe(201);
+  expect(role.body.toolTokens).toBe(role.body.loadingTokens.searchTools);
+  const { agent, token } = (await http("POST", "/agents", stack.adminToken, { roleId: role.body.id, name: "searcher-1" })).body;
+  const listed = await http("GET", `/agents/${agent.id}/tools`, token);
+  expect(listed.body.tools.map((t: any) => t.function.name)).toEqual(["search_tools", "call_tool"]);
+
+  // REST: search, then call what was found
+  const found = await http("POST", `/agents/${agent.id}/calls`, token, { tool: "search_tools", arguments: { query: "leave a comment on issue 12", limit: 3 } });
+  expect(found.status).toBe(200);
+  const best = JSON.parse(found.body.result.content).tools[0].function.name;
+  expect(best).toBe("add_issue_comment");
+  const ran = await http("POST", `/agents/${agent.id}/calls`, token, {
+    tool: "call_tool",
+    arguments: { name: best, arguments: { owner: "octo", repo: "hello", issue_number: 12, body: "On it." } },
+  });
+  expect(ran.status).toBe(200);
+  expect(ran.body.result.content).toBe("add_issue_comment undefined");
+  expect(executor.requestsFor("add_issue_comment").at(-1)!.body.arguments).toMatchObject({ issue_number: 12, body: "On it." });
+
+  // MCP: the client lists only the two meta tools and reaches the rest through them
+  const client = new Client({ name: "e2e-search", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["call_tool", "search_tools"]);
+  const search: any = await client.callTool({ name: "search_tools", arguments: { query: "merge the pull request once checks pass", limit: 3 } });
+  expect(search.isError).toBeFalsy();
+  const merge = search.structuredContent.tools[0].function.name;
+  expect(merge).toBe("merge_pull_request");
+  const merged: any = await client.callTool({ name: "call_tool", arguments: { name: merge, arguments: { owner: "octo", repo: "hello", pullNumber: 3 } } });
+  expect(merged.isError).toBeFalsy();
+  expect(merged.content).toEqual([{ type: "text", text: "merge_pull_request undefined" }]);
+  const wrong: any = await client.callTool({ name: "call_tool", arguments: { name: "merge_everything", arguments: {} } });
+  expect(wrong).toMatchObject({ isError: true, _meta: { code: "unknown_tool" } });
+  await client.close();
+
+  const history = await http("GET", `/agents/${agent.id}/calls`, token);
+  expect(history.body.calls.map((call: any) => `${call.tool}:${call.status}`)).toEqual([
+    "merge_everything:refused",
+    "merge_pull_request:completed",
+    "search_tools:completed",
+    "add_issue_comment:completed",
+    "search_tools:completed",
+  ]);
 });
