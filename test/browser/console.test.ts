@@ -136,6 +136,36 @@ describe("role console in Chromium", () => {
     expect(await line.textContent()).toContain(`about ${label(everyGroup)}`);
   });
 
+  consoleTest("console - search mode: pinning tools shows the cost before saving, and the API agrees with what was saved", async (page) => {
+    const role = await createRole("search tester", "Finds its tools.", ["chrome", "search"]);
+    const label = (tokens: number) => `${tokens.toLocaleString("en")} tokens`;
+    const { loadingTokens } = (await getRole(role.id)) as Role & { loadingTokens: { all: number; searchTools: number } };
+    const toolTokens = Object.fromEntries((await api<{ tools: Array<{ name: string; tokens: number }> }>("GET", "/tools")).body.tools.map((t) => [t.name, t.tokens]));
+    await openRole(page, role);
+    expect(await page.getByRole("radio", { name: "All tools in the context" }).isChecked()).toBe(true);
+    expect(await page.locator("#pinned").isVisible()).toBe(false);
+
+    await page.getByRole("radio", { name: /^Search/ }).check();
+    const pins = page.locator("#pinned-options input");
+    expect(await pins.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(["open_tab", "click_element", "search_code"]);
+    const line = page.locator("#groups-tokens");
+    expect(await line.textContent()).toContain(`about ${label(loadingTokens.searchTools)}`);
+    await page.getByRole("checkbox", { name: "open_tab" }).check();
+    expect(await line.textContent()).toContain(`about ${label(loadingTokens.searchTools + toolTokens.open_tab!)}`);
+    expect(await page.locator("#groups-summary").textContent()).toContain("1 pinned tool");
+    await page.screenshot({ path: join(RESULTS_DIR, "console-search-mode.png"), fullPage: true });
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.locator("#save-status").filter({ hasText: "Saved." }).waitFor();
+
+    const saved = (await getRole(role.id)) as Role & { toolLoading: string; pinnedTools: string[]; toolTokens: number };
+    expect(saved).toMatchObject({ toolLoading: "search", pinnedTools: ["open_tab"], toolTokens: loadingTokens.searchTools + toolTokens.open_tab! });
+    expect(await line.textContent()).toBe(`Tool context: ${label(saved.toolTokens)} for each of this role's agents (loading all its tools would take ${label(loadingTokens.all)}).`);
+    const agent = (await api("POST", "/agents", { roleId: role.id })).body;
+    const listed = (await api("GET", `/agents/${agent.agent.id}/tools`)).body;
+    expect(listed.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["open_tab", "search_tools", "call_tool"]);
+    expect(listed.tokens).toBe(saved.toolTokens);
+  });
+
   consoleTest("console - signing in lists every role as a link named by the role", async (page) => {
     await open(page, "/console");
     const field = page.getByLabel("Admin token");

@@ -163,6 +163,7 @@ export const CLIENT_SCRIPT = String.raw`(() => {
             usesAllGroups(role)
               ? element("span", { className: "badge badge-warn", text: "every group, including ones registered later" })
               : null,
+            role.toolLoading === "search" ? element("span", { className: "badge", text: "tools by search" }) : null,
           ]),
         ),
       );
@@ -180,10 +181,26 @@ export const CLIENT_SCRIPT = String.raw`(() => {
 
   let current = null;
   let groups = [];
+  let tools = [];
+  let pinnedChoice = new Set();
   let saving = false;
 
   const tickedGroups = () =>
     Array.from(document.querySelectorAll("#groups-form input[name=toolGroups]:checked"), (input) => input.value);
+  const chosenLoading = () => {
+    const chosen = document.querySelector("#groups-form input[name=toolLoading]:checked");
+    return chosen ? chosen.value : "all";
+  };
+  /** Tools that can be pinned: those of the ticked groups (no box ticked: every group). */
+  function pinnableTools() {
+    const ticked = tickedGroups();
+    return ticked.length === 0 ? tools : tools.filter((tool) => ticked.includes(tool.group));
+  }
+  const chosenPins = () => pinnableTools().filter((tool) => pinnedChoice.has(tool.name));
+  const samePins = (names) => {
+    const chosen = chosenPins().map((tool) => tool.name);
+    return chosen.length === names.length && chosen.every((name) => names.includes(name));
+  };
 
   function groupOption(group, checked, readOnly) {
     const key = "group-" + group.id;
@@ -228,21 +245,54 @@ export const CLIENT_SCRIPT = String.raw`(() => {
 
   const tokensLabel = (tokens) => Number(tokens || 0).toLocaleString("en") + " tokens";
 
-  /** The role's tool context: as saved (from the server), or, while boxes change, the ticked groups' tokens (no box: every group). */
+  const unsaved = () =>
+    current !== null &&
+    (!sameGroups(tickedGroups(), current.toolGroups || []) || chosenLoading() !== (current.toolLoading || "all") || !samePins(current.pinnedTools || []));
+
+  const sumTokens = (items) => items.reduce((sum, item) => sum + Number(item.tokens || 0), 0);
+
+  /** What the form as it stands would cost: the ticked groups' tokens (no box: every group), or in search mode the pins and the two search tools. */
+  function previewTokens() {
+    if (chosenLoading() === "search") return Number(current.loadingTokens ? current.loadingTokens.searchTools : 0) + sumTokens(chosenPins());
+    const ticked = tickedGroups();
+    return sumTokens(ticked.length === 0 ? groups : groups.filter((group) => ticked.includes(group.id)));
+  }
+
+  /** The role's tool context: as saved (from the server), or, while the form changes, what it would cost if saved. */
   function describeTokens() {
     const line = byId("groups-tokens");
     if (!current) {
       line.textContent = "";
       return;
     }
-    const ticked = tickedGroups();
-    if (sameGroups(ticked, current.toolGroups || [])) {
-      line.textContent = "Tool context: " + tokensLabel(current.toolTokens) + " for each of this role's agents.";
+    if (!unsaved()) {
+      const all = current.loadingTokens ? current.loadingTokens.all : current.toolTokens;
+      line.textContent =
+        "Tool context: " + tokensLabel(current.toolTokens) + " for each of this role's agents" +
+        (current.toolLoading === "search" ? " (loading all its tools would take " + tokensLabel(all) + ")." : ".");
       return;
     }
-    const counted = ticked.length === 0 ? groups : groups.filter((group) => ticked.includes(group.id));
-    const total = counted.reduce((sum, group) => sum + Number(group.tokens || 0), 0);
-    line.textContent = "Tool context if saved: about " + tokensLabel(total) + " for each of this role's agents (now " + tokensLabel(current.toolTokens) + ").";
+    line.textContent = "Tool context if saved: about " + tokensLabel(previewTokens()) + " for each of this role's agents (now " + tokensLabel(current.toolTokens) + ").";
+  }
+
+  function pinOption(tool, readOnly) {
+    const key = "pin-" + tool.name;
+    const input = element("input", { type: "checkbox", id: key, name: "pinnedTools", value: tool.name });
+    input.checked = pinnedChoice.has(tool.name);
+    input.disabled = readOnly;
+    return element("li", {}, [
+      input,
+      element("label", { for: key }, [element("code", { text: tool.name })]),
+      element("span", { className: "badge badge-tokens", text: tokensLabel(tool.tokens) }),
+    ]);
+  }
+
+  /** The pin boxes of the ticked groups' tools, shown in search mode only. */
+  function showPins() {
+    const search = chosenLoading() === "search";
+    byId("pinned").hidden = !search;
+    const readOnly = !current || current.id === ROOT_ROLE_ID;
+    byId("pinned-options").replaceChildren(...(search ? pinnableTools().map((tool) => pinOption(tool, readOnly)) : []));
   }
 
   function describeGroups() {
@@ -260,6 +310,15 @@ export const CLIENT_SCRIPT = String.raw`(() => {
         (ticked.length === 0
           ? "with no group ticked, the role will use all tool groups, including ones registered later."
           : "the role will use only the " + (ticked.length === 1 ? "ticked group." : ticked.length + " ticked groups.")) +
+        " Press Save to keep it.";
+      return;
+    }
+    if (unsaved()) {
+      summary.textContent =
+        "Unsaved change: " +
+        (chosenLoading() === "search"
+          ? "agents will keep " + chosenPins().length + " pinned " + (chosenPins().length === 1 ? "tool" : "tools") + " in context and find the rest with search_tools."
+          : "agents will have every tool of the role in context.") +
         " Press Save to keep it.";
       return;
     }
@@ -293,6 +352,12 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     byId("group-options").replaceChildren(...groups.map((group) => groupOption(group, named.includes(group.id), readOnly)));
     byId("unavailable-options").replaceChildren(...missing.map((groupId) => unavailableOption(groupId, readOnly)));
     byId("unavailable").hidden = missing.length === 0;
+    pinnedChoice = new Set(role.pinnedTools || []);
+    for (const input of document.querySelectorAll("#groups-form input[name=toolLoading]")) {
+      input.checked = input.value === (role.toolLoading || "all");
+      input.disabled = readOnly;
+    }
+    showPins();
     byId("root-note").hidden = !readOnly;
     byId("groups-form").classList.toggle("read-only", readOnly);
     byId("save-actions").hidden = readOnly;
@@ -310,8 +375,13 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     const status = byId("load-status");
     setMessage(status, "Loading the role…");
     try {
-      const [role, listed] = await Promise.all([api("GET", "roles/" + encodeURIComponent(body.dataset.roleId)), api("GET", "groups")]);
+      const [role, listed, catalog] = await Promise.all([
+        api("GET", "roles/" + encodeURIComponent(body.dataset.roleId)),
+        api("GET", "groups"),
+        api("GET", "tools"),
+      ]);
       groups = listed.groups;
+      tools = catalog.tools;
       showRole(role);
       byId("role").hidden = false;
       setMessage(status, "");
@@ -330,7 +400,8 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     clearSaveMessages();
     setMessage(byId("save-status"), "Saving…");
     try {
-      const saved = await api("PATCH", "roles/" + encodeURIComponent(current.id), { body: { toolGroups }, ifMatch: current.version });
+      const change = { toolGroups, toolLoading: chosenLoading(), pinnedTools: chosenPins().map((tool) => tool.name) };
+      const saved = await api("PATCH", "roles/" + encodeURIComponent(current.id), { body: change, ifMatch: current.version });
       const { notice, message, ...role } = saved;
       showRole(role);
       setMessage(byId("save-status"), "Saved. The role is now at version " + role.version + "." + (notice && message ? " " + message : ""));
@@ -348,7 +419,14 @@ export const CLIENT_SCRIPT = String.raw`(() => {
 
   function wireRolePage() {
     const dialog = byId("clear-all");
-    byId("groups-form").addEventListener("change", describeGroups);
+    byId("groups-form").addEventListener("change", (event) => {
+      const changed = event.target;
+      if (changed.name === "pinnedTools") {
+        if (changed.checked) pinnedChoice.add(changed.value);
+        else pinnedChoice.delete(changed.value);
+      } else showPins();
+      describeGroups();
+    });
     byId("groups-form").addEventListener("submit", (event) => {
       event.preventDefault();
       if (!current || current.id === ROOT_ROLE_ID || saving) return;

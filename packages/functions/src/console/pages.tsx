@@ -149,6 +149,26 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
             </p>
             <ul id="unavailable-options" class="group-options"></ul>
           </fieldset>
+          <fieldset id="loading">
+            <legend>How agents load these tools</legend>
+            <p class="hint">
+              Loading all puts every tool in each agent's context. Search keeps only the pinned tools there, with search_tools and
+              call_tool, through which agents find and call the others: what they may call is the same either way.
+            </p>
+            <div class="choice">
+              <input type="radio" id="loading-all" name="toolLoading" value="all" />
+              <label for="loading-all">All tools in the context</label>
+            </div>
+            <div class="choice">
+              <input type="radio" id="loading-search" name="toolLoading" value="search" />
+              <label for="loading-search">Search: pinned tools, search_tools and call_tool</label>
+            </div>
+          </fieldset>
+          <fieldset id="pinned" hidden>
+            <legend>Pinned tools</legend>
+            <p class="hint">Pinned tools stay in every agent's context; pin the few the role uses on almost every task.</p>
+            <ul id="pinned-options" class="pin-options"></ul>
+          </fieldset>
           <div class="save-bar" id="save-actions">
             <p id="save-status" class="message message-ok" role="status"></p>
             <div id="save-problem" class="message message-error" role="alert" hidden>

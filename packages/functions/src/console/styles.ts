@@ -103,6 +103,10 @@ legend { font-weight: 600; padding: 0 0.35rem; }
 .tool-names { margin: 0.35rem 0 0; color: var(--muted); font-size: 0.95rem; }
 .tool-names code, .group-card dd code { display: inline-block; background: var(--wash); border: 1px solid var(--line); border-radius: 6px; padding: 0 0.35rem; margin: 0.1rem 0.25rem 0.1rem 0; color: var(--ink); }
 
+.choice { display: flex; align-items: center; gap: 0.6rem; padding: 0.35rem 0; }
+.choice input[type="radio"], .pin-options input[type="checkbox"] { width: 1.2rem; height: 1.2rem; margin: 0; accent-color: var(--accent); cursor: pointer; }
+.pin-options { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; }
+.pin-options > li { display: flex; align-items: center; gap: 0.4rem; }
 .badge { display: inline-block; font-size: 0.8rem; line-height: 1.4; padding: 0 0.45rem; border-radius: 999px; border: 1px solid var(--line); color: var(--muted); background: var(--paper); white-space: nowrap; }
 .badge-warn { color: var(--warn); border-color: #fcd34d; }
 .badge-fixed { color: var(--accent-ink); background: var(--accent); border-color: var(--accent); }
