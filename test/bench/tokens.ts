@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { builtinGroups } from "@toolgate/core/group";
 import { loadTokenCounter, totalTokens } from "@toolgate/core/tool";
 import type { ToolDefinition } from "@toolgate/core/tool";
-import { metaGroup } from "@toolgate/core/search";
+import { buildSearchIndex, metaGroup, searchTools } from "@toolgate/core/search";
+import { forAgent } from "@toolgate/core/tool";
+import { referenceCatalog, SEARCH_TASKS } from "./search-eval";
 
 type Toolsets = { toolsets: Array<{ id: string; description: string; tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> }> };
 
@@ -55,10 +57,24 @@ export async function benchTokens(out: (name: string, value: string | number) =>
     out(`tokens_saved_pct_role_${role}_search`, ((100 * (all - searching)) / all).toFixed(1));
     out(`tokens_saved_pct_role_${role}_search_vs_role`, ((100 * (tokens - searching)) / tokens).toFixed(1));
   }
+  const answers = searchAnswerTokens(count);
+  out("tokens_search_tools_answer_p50", answers[Math.floor(answers.length / 2)]!);
+  out("tokens_search_tools_answer_max", answers.at(-1)!);
   note(
     `tokens: o200k_base (gpt-tokenizer) of each tool's OpenAI function definition as JSON; reference organisation = ${groups.size} groups ` +
       `(7 built-in, 21 GitHub toolsets); roles: ${Object.entries(REFERENCE_ROLES).map(([role, ids]) => `${role} = ${ids.join(" + ")}`).join("; ")}; ` +
       `search mode = search_tools + call_tool + pinned: ${Object.entries(REFERENCE_PINNED).map(([role, names]) => `${role} pins ${names.join(", ")}`).join("; ")}; ` +
-      `_search_vs_role: saved against the same role loading all its tools`,
+      `_search_vs_role: saved against the same role loading all its tools; ` +
+      `search_tools_answer: what one search_tools answer (limit 5) adds to the context, over the ${SEARCH_TASKS.length} evaluation tasks`,
   );
+}
+
+/** The tokens of a search_tools answer ({ query, tools }, the default five) for each evaluation task, sorted. */
+function searchAnswerTokens(count: (text: string) => number): number[] {
+  const catalog = referenceCatalog();
+  const index = buildSearchIndex(catalog);
+  const byName = new Map(catalog.map((entry) => [entry.definition.function.name, entry.definition]));
+  return SEARCH_TASKS.map(({ task }) =>
+    count(JSON.stringify({ query: task, tools: searchTools(index, task, { limit: 5 }).map((hit) => forAgent(byName.get(hit.name)!)) })),
+  ).sort((a, b) => a - b);
 }
