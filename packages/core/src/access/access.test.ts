@@ -6,7 +6,7 @@ import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups } from "../role/index";
 import type { ToolDefinition } from "../tool/schema";
 import type { Access } from "./index";
-import { decide, visibleTools } from "./index";
+import { decide, deferredTools, listedTools, visibleTools } from "./index";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 
@@ -97,5 +97,41 @@ test("visibleTools - agrees with decide for every tool", () => {
     const visible = new Set(visibleTools(access).map((t) => t.function.name));
     for (const name of ["open_tab", "close_tab", "read_it", "find_code", "missing"])
       expect(decide(access, name).allowed, `${name} for ${JSON.stringify(toolGroups)}`).toBe(visible.has(name));
+  }
+});
+
+function searching(toolGroups: string[] | null, pinnedTools: string[]): Access {
+  const role = { ...roleFixture("rol_2", toolGroups, "searcher"), toolLoading: "search" as const, pinnedTools };
+  return { agent, role, manager, overrides: new Map(), groups: effectiveToolGroups(role, manager) };
+}
+
+const namesOf = (allowed: ReturnType<typeof listedTools>) => allowed.map(({ definition }) => definition.function.name);
+
+test("decide - search_tools and call_tool are every agent's, in the tool_search group, whatever its role's groups", () => {
+  for (const access of [accessWith(["chrome"]), accessWith(["ghost"]), searching(null, [])])
+    for (const name of ["search_tools", "call_tool"]) {
+      const decision = decide(access, name);
+      expect(decision.allowed).toBe(true);
+      if (decision.allowed) expect(decision.group.id).toBe("tool_search");
+    }
+  expect(decide(accessWith(["chrome"]), "SEARCH_TOOLS").allowed).toBe(false);
+});
+
+test("listedTools - loading all lists what decide allows in the role's groups; search mode lists the pins it allows, then the meta tools", () => {
+  expect(namesOf(listedTools(accessWith(["chrome"])))).toEqual(["open_tab", "close_tab"]);
+  const access = searching(["chrome", "search"], ["close_tab", "read_it", "missing"]);
+  expect(namesOf(listedTools(access))).toEqual(["close_tab", "search_tools", "call_tool"]);
+  expect(namesOf(deferredTools(access))).toEqual(["open_tab", "find_code"]);
+  expect(deferredTools(accessWith(["chrome"]))).toEqual([]);
+});
+
+test("listedTools - in search mode, every tool the agent may call is listed or deferred, and every listed tool may be called", () => {
+  for (const [groups, pins] of [[null, []], [["chrome"], ["open_tab"]], [["files", "search"], ["find_code", "open_tab"]], [["ghost"], ["read_it"]]] as const) {
+    const access = searching(groups === null ? null : [...groups], [...pins]);
+    const listed = namesOf(listedTools(access));
+    const reachable = new Set([...listed, ...namesOf(deferredTools(access))]);
+    for (const name of listed) expect(decide(access, name).allowed, name).toBe(true);
+    for (const name of ["open_tab", "close_tab", "read_it", "find_code", "missing"])
+      expect(reachable.has(name), `${name} for ${JSON.stringify(groups)}`).toBe(decide(access, name).allowed);
   }
 });
