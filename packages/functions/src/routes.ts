@@ -30,11 +30,14 @@ export const API = {
       byName: "GET /roles/by-name/:name",
       get: "GET /roles/:id",
       patch: "PATCH /roles/:id",
+      remove: "DELETE /roles/:id",
     },
+    home: { root: "GET /" },
     console: { home: "GET /console", page: "GET /console/*" },
   },
   execution: {
     agents: {
+      list: "GET /agents",
       create: "POST /agents",
       get: "GET /agents/:id",
       terminate: "DELETE /agents/:id",
@@ -48,6 +51,7 @@ export const API = {
       history: "GET /agents/:id/calls",
       get: "GET /agents/:id/calls/:callId",
       result: "POST /agents/:id/calls/:callId/result",
+      queue: "GET /calls",
       approve: "POST /calls/:callId/approve",
       deny: "POST /calls/:callId/deny",
     },

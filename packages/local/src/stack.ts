@@ -10,6 +10,8 @@ import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
 import { localSecret } from "./secrets";
+import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
+import type { ExampleModule } from "./example-module";
 import type { LocalSecret } from "./secrets";
 
 export type LocalOptions = {
@@ -20,6 +22,8 @@ export type LocalOptions = {
   adminToken?: string;
   signingKey?: string;
   cleanupIntervalMs: number;
+  /** Starts the example module (TOOLGATE_EXAMPLE_MODULE=1) once toolgate answers. */
+  exampleModule: boolean;
   log: (line: string) => void;
 };
 
@@ -27,10 +31,24 @@ export type LocalStack = {
   url: string;
   adminToken: LocalSecret;
   dataDir: string | undefined;
+  /** The example module's executor URL when it runs. */
+  exampleModule: string | undefined;
   stop(): Promise<void>;
 };
 
 const TABLE_NAME = "toolgate";
+
+/** Waits for the example module's module.loaded event to be applied (it is delivered after PutEvents answers). */
+async function untilLoaded(version: number, read: () => Promise<{ status: string; version: number; reason?: { message: string } }>, timeoutMs = 15_000) {
+  for (const until = Date.now() + timeoutMs; ; ) {
+    const state = await read().catch(() => undefined);
+    const current = state && state.version >= version ? state : undefined;
+    if (current?.status === "loaded") return;
+    if (current?.status === "rejected") throw new Error(`the example module was rejected: ${current.reason?.message ?? "no reason given"}`);
+    if (Date.now() > until) throw new Error("the example module did not load within 15 s");
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptions {
   const port = env.PORT === undefined ? 8787 : Number(env.PORT);
@@ -43,6 +61,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
     adminToken: env.TOOLGATE_ADMIN_TOKEN || undefined,
     signingKey: env.TOOLGATE_SIGNING_KEY || undefined,
     cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
+    exampleModule: env.TOOLGATE_EXAMPLE_MODULE === "1" || env.TOOLGATE_EXAMPLE_MODULE === "true",
     log: (line) => console.log(line),
   };
 }
@@ -57,11 +76,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   let server: ServerType | undefined;
   let timer: NodeJS.Timeout | undefined;
   let drain: () => Promise<void> = async () => {};
+  let example: ExampleModule | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
       if (server) await new Promise<void>((done) => server!.close(() => done()));
+      await example?.stop();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
       await dynamo?.stop();
       await lock?.release();
@@ -131,7 +152,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     }, options.cleanupIntervalMs);
     timer.unref();
 
-    return { url: `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`, adminToken, dataDir, stop };
+    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+    if (options.exampleModule) {
+      example = await startExampleModule(url);
+      const Module = await import("@toolgate/core/module");
+      await untilLoaded(example.version, () => Module.get(toolgate().db, EXAMPLE_MODULE));
+    }
+    return { url, adminToken, dataDir, exampleModule: example?.url, stop };
   } catch (error) {
     await stop();
     throw error;

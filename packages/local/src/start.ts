@@ -30,6 +30,10 @@ async function main() {
       `  data:        ${stack.dataDir ? `${stack.dataDir} (kept across restarts)` : "in memory (TOOLGATE_IN_MEMORY=1)"}`,
       `  admin token: ${source}`,
       `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge`,
+      `  console:     ${stack.url}/console (sign in with the admin token)`,
+      stack.exampleModule
+        ? `  example:     the example module's group "example" (word_count, current_time), its executor at ${stack.exampleModule}`
+        : "  example:     off (TOOLGATE_EXAMPLE_MODULE=1 npm start adds a module with two tools to try)",
       "",
       "Try it:",
       `  ${tokenExport(stack)}`,

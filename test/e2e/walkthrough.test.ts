@@ -1,0 +1,68 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, expect, test } from "vitest";
+import { startLocalProcess } from "../support/local-process";
+import type { LocalProcess } from "../support/local-process";
+
+const README = resolve(import.meta.dirname, "../../README.md");
+const README_PORT_LINE = "TG=http://127.0.0.1:8787";
+
+/** The README's "Try it" section: its shell blocks and the line it says the walkthrough ends with. */
+async function tryIt() {
+  const text = await readFile(README, "utf8");
+  const section = text.slice(text.indexOf("## Try it"), text.indexOf("\n## ", text.indexOf("## Try it") + 1));
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const last = section.match(/The last line prints `([^`]+)`/)?.[1];
+  return { start: blocks[0]!.trim(), walkthrough: blocks[1]!, last };
+}
+
+let home: string;
+let stack: LocalProcess | undefined;
+
+afterAll(async () => {
+  await stack?.stop("SIGTERM");
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** Runs the walkthrough exactly as written (bash, curl, jq) from the directory npm start ran in; only its port differs. */
+async function walk(script: string, url: string) {
+  expect(script).toContain(README_PORT_LINE);
+  const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script.replace(README_PORT_LINE, `TG=${url}`)], { cwd: home });
+  return stdout.trim().split("\n");
+}
+
+test("README - the Try it walkthrough ends in a completed guarded call, again on the kept data, and again after a restart", async () => {
+  const { start, walkthrough, last } = await tryIt();
+  expect(start).toBe("TOOLGATE_EXAMPLE_MODULE=1 npm start");
+  expect(last).toBeDefined();
+  home = await mkdtemp(join(tmpdir(), "toolgate-walkthrough-"));
+  const dataDir = join(home, ".toolgate");
+  stack = await startLocalProcess(dataDir, { TOOLGATE_EXAMPLE_MODULE: "1" });
+  expect(stack.output()).toContain(`console:     ${stack.url}/console`);
+
+  const first = await walk(walkthrough, stack.url);
+  expect(first.at(-1)).toBe(last);
+  expect(first.join("\n")).not.toContain("null");
+  const again = await walk(walkthrough, stack.url);
+  expect(again.at(-1)).toBe(last);
+
+  await stack.stop("SIGTERM");
+  stack = await startLocalProcess(dataDir, { TOOLGATE_EXAMPLE_MODULE: "1" });
+  const restarted = await walk(walkthrough, stack.url);
+  expect(restarted.at(-1)).toBe(last);
+  expect(restarted.join("\n")).not.toContain("null");
+  const roles = await stack.request("GET", "/roles", stack.adminToken);
+  expect(roles.body.roles.filter((role: { name: string }) => role.name === "writer")).toHaveLength(1);
+}, 240_000);
+
+test("GET / - a browser is sent to the console; anything else gets the links", async () => {
+  if (!stack) throw new Error("the walkthrough test starts the stack");
+  const html = await fetch(`${stack.url}/`, { headers: { accept: "text/html" }, redirect: "manual" });
+  expect(html.status).toBe(302);
+  expect(html.headers.get("location")).toBe("/console");
+  const json = await (await fetch(`${stack.url}/`)).json();
+  expect(json).toMatchObject({ service: "toolgate", console: "/console" });
+});
