@@ -34,6 +34,7 @@ export const API = {
     },
     home: { root: "GET /" },
     console: { home: "GET /console", page: "GET /console/*" },
+    docs: { openapi: "GET /openapi.json", page: "GET /docs" },
   },
   execution: {
     agents: {

@@ -1,7 +1,8 @@
 import { cleanupLinkedStore } from "@toolgate/core/cleanup";
+import { logger } from "../log";
 
 export const handler = async () => {
   const report = await cleanupLinkedStore();
-  console.log(JSON.stringify({ level: "info", job: "cleanup", ...report }));
+  logger.info("job", { job: "cleanup", ...report });
   return report;
 };

@@ -4,9 +4,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Toolgate } from "@toolgate/core/toolgate";
+import { logger } from "../log";
 import { API } from "../routes";
+import { requestLog } from "./log";
 import { method, path } from "./route";
-export type Env = { Variables: { toolgate: Toolgate } };
+/** `callId`: set by a handler whose answer is a call, for the request's log line. */
+export type Env = { Variables: { toolgate: Toolgate; callId?: string } };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Ids become DynamoDB keys (at most 1,024 bytes for a sort key); no id toolgate issues comes near this. */
@@ -46,6 +49,7 @@ function errorBody(c: Context, error: ToolgateError) {
 /** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
 export function createApp(getToolgate: () => Toolgate) {
   const app = new Hono<Env>();
+  app.use(requestLog);
   app.on(method(API.groups.health.check), path(API.groups.health.check), async (c) => {
     const store = await getToolgate().health.status();
     return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });
@@ -66,10 +70,10 @@ export function createApp(getToolgate: () => Toolgate) {
     if (error instanceof ToolgateError) return errorBody(c, error);
     if (error instanceof StoreUnavailableError) return errorBody(c, storeUnavailable(error));
     if (error instanceof ConditionFailedError) {
-      console.error(JSON.stringify({ level: "warn", method: c.req.method, path: c.req.path, error: "a lost write race reached the edge" }));
+      logger.warn("a lost write race reached the edge", { method: c.req.method, path: c.req.path });
       return errorBody(c, busy());
     }
-    console.error(JSON.stringify({ level: "error", method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error).stack }));
+    logger.error("internal error", { method: c.req.method, path: c.req.path, error: error as Error });
     return c.json({ error: "internal", message: "Something went wrong inside toolgate; the request was not completed." }, 500);
   });
   app.notFound((c) => c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404));

@@ -1,0 +1,86 @@
+import * as z from "zod";
+import { Agent } from "@toolgate/core/agent";
+import { CallRecord, CallStatus } from "@toolgate/core/call";
+import { Executor, Group, GroupSource } from "@toolgate/core/group";
+import { Message } from "@toolgate/core/message";
+import { ModuleState } from "@toolgate/core/module";
+import { PolicyOverride } from "@toolgate/core/policy";
+import { Role } from "@toolgate/core/role";
+import { ToolDefinition, ToolPolicy } from "@toolgate/core/tool";
+
+// What the API answers, as zod schemas built on the core's: GET /openapi.json documents them, and the tests parse real answers with them.
+
+export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({ [key]: z.array(item), nextCursor: z.string().optional() } as { [P in K]: z.ZodArray<T> } & { nextCursor: z.ZodOptional<z.ZodString> });
+
+export const Health = z.object({ ok: z.boolean(), store: z.enum(["available", "unavailable"]) });
+
+export const PublicAgent = Agent.omit({ tokenVersion: true });
+export const AgentWithToken = z.object({ agent: PublicAgent, token: z.string().describe("the agent's bearer token; shown once") });
+
+const Tokens = { tokens: z.number().int().describe("o200k_base tokens of the definitions as an agent receives them") };
+export const GroupSummary = z.object({
+  id: z.string(),
+  description: z.string(),
+  toolCount: z.number().int(),
+  tools: z.array(z.string()),
+  reserved: z.boolean(),
+  source: GroupSource,
+  module: z.string().optional(),
+  updatedAt: z.string(),
+  ...Tokens,
+});
+export const GroupView = Group.omit({ executor: true })
+  .extend({ toolCount: z.number().int(), executor: Executor.optional(), ...Tokens, toolTokens: z.record(z.string(), z.number().int()) })
+  .extend({ warning: z.literal("duplicate_group_id").optional(), message: z.string().optional() });
+export const RefreshedGroup = GroupView.extend({ added: z.array(z.string()), removed: z.array(z.string()) });
+
+export const ToolSummary = z.object({
+  name: z.string(),
+  group: z.string(),
+  description: z.string(),
+  category: z.string().nullable().optional(),
+  tags: z.array(z.string()),
+  disabled: z.boolean(),
+  ...Tokens,
+});
+export const ToolStats = z.object({ totalTools: z.number().int(), disabledTools: z.number().int(), totalTokens: z.number().int(), categories: z.record(z.string(), z.number().int()) });
+export const PolicyView = z.object({ name: z.string(), group: z.string(), policy: ToolPolicy.extend({ disabled: z.boolean().optional() }), override: PolicyOverride.nullable() });
+export const ToolView = PolicyView.extend({ definition: ToolDefinition });
+export const PolicyChange = PolicyView.extend({ change: z.enum(["replaced", "merged"]).optional() }).loose();
+
+export const RoleView = Role.extend({
+  effectiveToolGroups: z.array(z.string()),
+  toolTokens: z.number().int(),
+  loadingTokens: z.object({ all: z.number().int(), search: z.number().int(), searchTools: z.number().int() }),
+  notice: z.literal("default_all_tool_groups").optional(),
+  message: z.string().optional(),
+});
+
+const AgentToolDefinition = z.record(z.string(), z.unknown()).describe("a tool definition in the requested API's shape");
+export const AgentTools = z.object({
+  agentId: z.string(),
+  roleId: z.string(),
+  toolGroups: z.array(z.string()),
+  toolLoading: z.enum(["all", "search"]),
+  format: z.enum(["openai", "anthropic", "mcp", "gemini"]),
+  ...Tokens,
+  tools: z.array(AgentToolDefinition),
+});
+export const ToolSearchResult = z.object({ agentId: z.string(), query: z.string(), tools: z.array(AgentToolDefinition) });
+
+export const CallPage = page("calls", CallRecord);
+export const MessagePage = page("messages", Message.omit({ to: true }).loose());
+export const CallAnswer = z
+  .object({ callId: z.string(), status: CallStatus, tool: z.string().optional(), result: z.unknown().optional(), arguments: z.record(z.string(), z.unknown()).optional() })
+  .loose();
+export { CallRecord, ModuleState };
+
+export const ModuleList = z.object({ modules: z.array(ModuleState) });
+export const GroupList = z.object({ groups: z.array(GroupSummary) });
+export const ToolList = z.object({ tools: z.array(ToolSummary) });
+export const RoleList = z.object({ roles: z.array(RoleView) });
+
+export const JsonRpcMessage = z.record(z.string(), z.unknown()).describe("a JSON-RPC 2.0 message of the Model Context Protocol");
+export const ResourceMetadata = z.object({ resource: z.string(), resource_name: z.string(), bearer_methods_supported: z.array(z.literal("header")) });
+export const OpenApiDocument = z.record(z.string(), z.unknown()).describe("this document");

@@ -1,0 +1,31 @@
+import type { z } from "zod";
+import type { API, ApiFunctionName } from "../routes";
+
+/** Who may call a route: read from its auth middleware, or stated where the handler checks the token itself. */
+export type Access = "public" | "admin" | "adminOrSelf" | "self";
+
+/** An answer that is a page for a person rather than JSON. */
+export const HTML = "text/html" as const;
+
+export type Answer = z.ZodType | typeof HTML | null;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 429 | 501 | 502 | 503 | 504;
+
+/**
+ * A route's documentation: what GET /openapi.json cannot read from the route itself. The method, path and path
+ * parameters come from routes.ts; the body and query schemas and who may call it from the route's middleware.
+ */
+export type RouteDoc = {
+  summary: string;
+  description?: string;
+  /** Only where no auth middleware says so (the route checks the token itself). */
+  access?: Access;
+  /** Success answers by status: a zod schema of the JSON, HTML, or null for no body. */
+  answers: Partial<Record<200 | 201 | 202 | 204, Answer>>;
+  /** The route's own refusals by status (stable codes); those every route or its middleware may give are added for it. */
+  errors?: Partial<Record<ErrorStatus, readonly string[]>>;
+};
+
+type RoutesOf<F extends ApiFunctionName> = { [R in keyof (typeof API)[F]]: (typeof API)[F][R][keyof (typeof API)[F][R]] }[keyof (typeof API)[F]];
+
+/** Every route of one function, documented: a route declared in routes.ts without an entry here fails the OpenAPI test. */
+export type RouteDocs<F extends ApiFunctionName> = { [R in RoutesOf<F> & string]?: RouteDoc };

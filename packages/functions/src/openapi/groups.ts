@@ -1,0 +1,29 @@
+import * as A from "./answers";
+import type { RouteDocs } from "./describe";
+
+export const groupsDocs = {
+  "GET /health": { summary: "Whether toolgate and its store answer", answers: { 200: A.Health }, errors: {} },
+  "GET /groups": { summary: "Every tool group, with what its tools cost in tokens", answers: { 200: A.GroupList } },
+  "GET /groups/:id": { summary: "One group with its full tool definitions", answers: { 200: A.GroupView }, errors: { 404: ["group_not_found"] } },
+  "PUT /groups/:id": {
+    summary: "Register or replace a group (an mcp executor's tools may be left out and are imported)",
+    answers: { 201: A.GroupView, 200: A.GroupView },
+    errors: { 400: ["invalid_group_def"], 409: ["reserved_group_id", "reserved_tool_name", "tool_name_conflict"], 502: ["mcp_import_failed"] },
+  },
+  "PUT /groups/:id/executor": { summary: "Bind an executor to a group", answers: { 200: A.GroupView }, errors: { 404: ["group_not_found"] } },
+  "POST /groups/:id/refresh": {
+    summary: "Import an MCP-served group's tools again from its server",
+    answers: { 200: A.RefreshedGroup },
+    errors: { 404: ["group_not_found"], 409: ["reserved_group_id", "not_an_mcp_group", "group_changed", "reserved_tool_name", "tool_name_conflict"], 502: ["mcp_import_failed"] },
+  },
+  "DELETE /groups/:id": { summary: "Remove a group", answers: { 204: null }, errors: { 404: ["group_not_found"], 409: ["reserved_group_id"] } },
+  "GET /tools": { summary: "The catalog's tools, by category, tag and text", answers: { 200: A.ToolList } },
+  "GET /tools/stats": { summary: "Counts of the catalog's tools and their tokens", answers: { 200: A.ToolStats } },
+  "GET /tools/:name": { summary: "One tool: its effective policy, the admin's override and its definition", answers: { 200: A.ToolView }, errors: { 404: ["unknown_tool"] } },
+  "PUT /tools/:name/policy": { summary: "Replace the admin's override of a tool's policy", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },
+  "PATCH /tools/:name/policy": { summary: "Merge into the override (JSON Merge Patch: null removes a field)", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },
+  "POST /tools/:name/disable": { summary: "Switch a tool off", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },
+  "POST /tools/:name/enable": { summary: "Switch a tool on again", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },
+  "GET /modules": { summary: "Every module that sent an event, with its status", answers: { 200: A.ModuleList } },
+  "GET /modules/:name": { summary: "One module's status", answers: { 200: A.ModuleState }, errors: { 404: ["module_not_found"] } },
+} satisfies RouteDocs<"groups">;
