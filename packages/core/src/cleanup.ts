@@ -2,12 +2,16 @@ import { transitions } from "./call/lifecycle";
 import { CallRecord } from "./call/schema";
 import { uncontended } from "./contention";
 import { applyTransition, forgetPendingArguments } from "./dynamo/calls";
+import { backfillIndexes } from "./dynamo/backfill";
 import { deleteItems, expiredItems, lapsedCallItems } from "./dynamo/cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db } from "./dynamo/client";
 import { storeOptions } from "./environment";
 
-export type CleanupReport = { settled: number; deleted: number };
+export { backfillIndexes };
+
+/** indexed: agents and calls stored before the listing indexes that were given them (once, on the first run after upgrading). */
+export type CleanupReport = { indexed: number; settled: number; deleted: number };
 
 /** Settles calls waiting past their deadline through the call lifecycle: running ones time out, unanswered or unreported ones expire. */
 async function settleLapsedCalls(db: Db, now: Date): Promise<number> {
@@ -35,11 +39,15 @@ async function deleteExpired(db: Db, now: Date): Promise<number> {
   return deleted;
 }
 
-/** Settles calls stuck past their deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired. */
+/**
+ * Indexes what was stored before the listing indexes (until that is done once), settles calls stuck past their
+ * deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired.
+ */
 export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
+  const indexed = await backfillIndexes(db);
   const settled = await settleLapsedCalls(db, now);
   const deleted = await deleteExpired(db, now);
-  return { settled, deleted };
+  return { indexed, settled, deleted };
 }
 
 let store: Db | undefined;

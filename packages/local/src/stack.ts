@@ -107,6 +107,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();
+    const { backfillIndexes } = await import("@toolgate/core/cleanup");
+    const indexed = await backfillIndexes(toolgate().db);
+    if (indexed) options.log(`toolgate: indexed ${indexed} agents and calls stored before GET /agents and the approval queue`);
     if (dataDir === undefined) {
       const { reseedTable } = await import("./reseed");
       afterDynamoRestart = async () => {

@@ -2,25 +2,30 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { AGAIN, uncontended, untilSettled } from "../contention";
 import { badRequest, conflict, notFound, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
-import { getAgent, insertAgent, replaceAgent } from "../dynamo/agents";
+import { getAgent, insertAgent, listAgents, readAgent, replaceAgent } from "../dynamo/agents";
+import type { AgentFilter } from "../dynamo/agents";
+import { markIndexesBackfilled } from "../dynamo/backfill";
 import { getRole } from "../dynamo/roles";
 import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
 import type { AgentCache } from "./cache";
 import { Agent, ROOT_AGENT_ID } from "./schema";
+import { invalidCursor } from "../call/index";
 import type { AgentInput } from "./schema";
 import type { TokenSigner } from "./token";
 
-export { Agent, AgentInput, ROOT_AGENT_ID, publicAgent } from "./schema";
+export { Agent, AgentInput, AgentListQuery, ROOT_AGENT_ID, publicAgent } from "./schema";
 export type { PublicAgent } from "./schema";
 export { AgentCache } from "./cache";
 export { TokenSigner } from "./token";
 
 export type IssuedAgent = { agent: Agent; token: string };
 
+const noRoleToBind = (roleId: string) => badRequest("role_not_found", `There is no role with id "${roleId}" to bind the agent to.`);
+
 export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, createdBy: string, now: string): Promise<IssuedAgent> {
   const role = await getRole(db, parsed.roleId);
-  if (!role) throw badRequest("role_not_found", `There is no role with id "${parsed.roleId}" to bind the agent to.`);
+  if (!role) throw noRoleToBind(parsed.roleId);
   const id = createId("agt");
   const agent: Agent = {
     id,
@@ -33,7 +38,7 @@ export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, cr
     createdAt: now,
     tokenVersion: 1,
   };
-  await uncontended(db.contentionDeadlineMs, () => insertAgent(db, agent));
+  if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, agent))) === "role_not_found") throw noRoleToBind(role.id);
   return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }) };
 }
 
@@ -47,15 +52,13 @@ const terminatedAlready = (id: string, what: string) => conflict("agent_terminat
 
 /** Changes an active agent (and the guard's copy of its token state) from what was read, reading again only if it moved meanwhile. */
 async function changeActive(db: Db, id: string, change: (agent: Agent) => Agent, ifTerminated: string): Promise<Agent> {
-  let current = await get(db, id);
+  let current = await readAgent(db, id);
   return untilSettled(db.contentionDeadlineMs, async () => {
-    if (current.status !== "active") throw terminatedAlready(id, ifTerminated);
-    const replaced = await replaceAgent(db, current, change(current));
+    if (!current) throw notFound("agent_not_found", `There is no agent "${id}".`);
+    if (current.agent.status !== "active") throw terminatedAlready(id, ifTerminated);
+    const replaced = await replaceAgent(db, current, change(current.agent));
     if (replaced.kind === "ok") return replaced.agent;
-    if (replaced.kind === "moved") {
-      if (!replaced.current) throw notFound("agent_not_found", `There is no agent "${id}".`);
-      current = replaced.current;
-    }
+    if (replaced.kind === "moved") current = replaced.current;
     return AGAIN;
   });
 }
@@ -84,7 +87,15 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     createdAt: now,
     tokenVersion: 1,
   };
-  await uncontended(db.contentionDeadlineMs, () => insertAgent(db, root));
+  // Root is created on a table's first start, so a table that gets it here holds nothing stored before the listing indexes.
+  if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, root))) === "ok") await markIndexesBackfilled(db);
+}
+
+/** Agents newest first, optionally of one role and one status. */
+export async function list(db: Db, filter: AgentFilter, limit: number, cursor: string | undefined) {
+  const page = await listAgents(db, filter, limit, cursor);
+  if (page === "invalid_cursor") throw invalidCursor();
+  return page;
 }
 
 export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent };

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { PageQuery } from "../call/schema";
 
 export const ROOT_AGENT_ID = "root";
 
@@ -28,3 +29,10 @@ export type AgentInput = z.infer<typeof AgentInput>;
 export type PublicAgent = Omit<Agent, "tokenVersion">;
 
 export const publicAgent = ({ tokenVersion: _tokenVersion, ...agent }: Agent): PublicAgent => agent;
+
+/** GET /agents: a page of agents, newest first, optionally of one role and one status. */
+export const AgentListQuery = PageQuery.extend({
+  roleId: z.string().min(1).max(100).optional(),
+  status: z.enum(["active", "terminated"]).optional(),
+});
+export type AgentListQuery = z.infer<typeof AgentListQuery>;

@@ -1,15 +1,18 @@
 import { badRequest, notFound } from "../error";
-import { getCall, listCalls } from "../dynamo/calls";
+import { getItems, itemAt } from "../dynamo/batch";
+import { getCall, listAwaitingCalls, listCalls } from "../dynamo/calls";
+import type { CallFilter } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import type { CallRecord } from "./schema";
+import { Keys } from "../dynamo/keys";
+import type { CallRecord, QueuedCall } from "./schema";
 
-export { CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery } from "./schema";
+export { ApprovalQueueQuery, CallHistoryQuery, CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery, QueuedCall } from "./schema";
 export { PENDING_STATUSES, transitions } from "./lifecycle";
 
 export const invalidCursor = () => badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
 
-export async function history(db: Db, agentId: string, limit: number, cursor: string | undefined) {
-  const page = await listCalls(db, agentId, limit, cursor);
+export async function history(db: Db, agentId: string, filter: CallFilter, limit: number, cursor: string | undefined) {
+  const page = await listCalls(db, agentId, filter, limit, cursor);
   if (page === "invalid_cursor") throw invalidCursor();
   return page;
 }
@@ -18,4 +21,28 @@ export async function get(db: Db, agentId: string, callId: string): Promise<Call
   const record = await getCall(db, agentId, callId);
   if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
   return record;
+}
+
+const BATCH_GET_LIMIT = 100;
+
+const nameIn = (item: Record<string, unknown> | undefined, field: "agent" | "role") => {
+  const name = (item?.[field] as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : null;
+};
+
+/** The approval queue: calls awaiting an admin's answer across every agent, oldest first, with their agent's and role's names. */
+export async function awaitingApproval(db: Db, limit: number, cursor: string | undefined): Promise<{ calls: QueuedCall[]; nextCursor?: string }> {
+  const page = await listAwaitingCalls(db, limit, cursor);
+  if (page === "invalid_cursor") throw invalidCursor();
+  const agentIds = [...new Set(page.calls.map((call) => call.agentId))];
+  const roleIds = [...new Set(page.calls.map((call) => call.roleId))];
+  const keys = [...agentIds.map(Keys.agent), ...roleIds.map(Keys.role)];
+  const chunks = Array.from({ length: Math.ceil(keys.length / BATCH_GET_LIMIT) }, (_, i) => keys.slice(i * BATCH_GET_LIMIT, (i + 1) * BATCH_GET_LIMIT));
+  const items = new Map((await Promise.all(chunks.map((chunk) => getItems(db, chunk)))).flatMap((found) => [...found]));
+  const calls = page.calls.map((call) => ({
+    ...call,
+    agentName: nameIn(itemAt(items, Keys.agent(call.agentId)), "agent"),
+    roleName: nameIn(itemAt(items, Keys.role(call.roleId)), "role"),
+  }));
+  return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };
 }

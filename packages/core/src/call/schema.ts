@@ -68,3 +68,17 @@ export const PageQuery = z.strictObject({
  * (null: the record is new) to the next record. Storage applies one only if the record is still `from`.
  */
 export type Transition = { from: CallStatus | null; to: CallRecord };
+
+/** GET /agents/:id/calls: a page of the agent's calls, newest first, optionally of one status and one tool. */
+export const CallHistoryQuery = PageQuery.extend({
+  status: CallStatus.optional(),
+  tool: z.string().min(1).max(200).optional(),
+});
+export type CallHistoryQuery = z.infer<typeof CallHistoryQuery>;
+
+/** GET /calls?status=awaiting_confirmation: the approval queue across every agent, oldest first. */
+export const ApprovalQueueQuery = PageQuery.extend({ status: z.literal("awaiting_confirmation") });
+
+/** A call in the approval queue, with the names an admin recognises it by. */
+export const QueuedCall = CallRecord.extend({ agentName: z.string().nullable(), roleName: z.string().nullable() });
+export type QueuedCall = z.infer<typeof QueuedCall>;

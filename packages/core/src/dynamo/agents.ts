@@ -1,13 +1,33 @@
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { Agent } from "../agent/schema";
 import { emptyGuardState } from "../guard/schema";
+import { ROOT_ROLE_ID } from "../role/schema";
 import type { Db } from "./client";
-import { Keys } from "./keys";
+import { agentIndexes, agentsByStatus, agentsOfRole, Keys } from "./keys";
+import { mergedPage } from "./merged-page";
+import type { Source } from "./merged-page";
+import type { Item } from "./query";
 import { attempt } from "./write";
 
-export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
+/**
+ * An agent as stored, and whether it counts among its role's active agents (the count DELETE /roles/:id checks).
+ * Agents of the root role are never counted: that role cannot be deleted.
+ */
+export type StoredAgent = { agent: Agent; counted: boolean };
+
+const countable = (agent: Agent) => agent.status === "active" && agent.roleId !== ROOT_ROLE_ID;
+
+export const agentItem = (agent: Agent, counted: boolean) => ({ ...Keys.agent(agent.id), ...agentIndexes(agent), ...(counted ? { counted: true } : {}), agent });
+
+const storedAgent = (item: Item): StoredAgent => ({ agent: Agent.parse(item.agent), counted: item.counted === true });
+
+export async function readAgent(db: Db, id: string): Promise<StoredAgent | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.agent(id), ConsistentRead: true }));
-  return Item ? Agent.parse(Item.agent) : undefined;
+  return Item ? storedAgent(Item) : undefined;
+}
+
+export async function getAgent(db: Db, id: string): Promise<Agent | undefined> {
+  return (await readAgent(db, id))?.agent;
 }
 
 /** The guard's copy of what decides whether the agent's token is good, written in the same transaction as the agent. */
@@ -21,25 +41,49 @@ const guardCopy = (db: Db, agent: Agent) => ({
   },
 });
 
-/** Inserts an agent unless one with its id exists. */
-export async function insertAgent(db: Db, agent: Agent): Promise<"ok" | "exists" | "contention"> {
+/** Moves a role's count of active agents, in the same transaction as the agent's change. */
+export const countInRole = (db: Db, roleId: string, by: 1 | -1) => ({
+  Update: {
+    TableName: db.table,
+    Key: Keys.roleAgents(roleId),
+    UpdateExpression: "ADD activeAgents :by",
+    ExpressionAttributeValues: { ":by": by },
+  },
+});
+
+/** The role is there (and so not being deleted: deleting it takes its count item in the same transaction). */
+const roleExists = (db: Db, roleId: string) => ({
+  ConditionCheck: { TableName: db.table, Key: Keys.role(roleId), ConditionExpression: "attribute_exists(pk)" },
+});
+
+/** Inserts an agent unless one with its id exists, counted in its role if that role still exists. */
+export async function insertAgent(db: Db, agent: Agent): Promise<"ok" | "exists" | "role_not_found" | "contention"> {
+  const counted = countable(agent);
   const outcome = await attempt(() =>
     db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: db.table, Item: { ...Keys.agent(agent.id), agent }, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: db.table, Item: agentItem(agent, counted), ConditionExpression: "attribute_not_exists(pk)" } },
           guardCopy(db, agent),
+          ...(counted ? [roleExists(db, agent.roleId), countInRole(db, agent.roleId, 1)] : []),
         ],
       }),
     ),
   );
-  return outcome.kind === "refused" ? "exists" : outcome.kind;
+  if (outcome.kind !== "refused") return outcome.kind;
+  return outcome.failed[0] ? "exists" : "role_not_found";
 }
 
-export type AgentChange = { kind: "ok"; agent: Agent } | { kind: "moved"; current: Agent | undefined } | { kind: "contention" };
+export type AgentChange = { kind: "ok"; agent: Agent } | { kind: "moved"; current: StoredAgent | undefined } | { kind: "contention" };
 
-/** Replaces an agent read at `previous` (status and token version unchanged since), and the guard's copy with it. */
-export async function replaceAgent(db: Db, previous: Agent, next: Agent): Promise<AgentChange> {
+/**
+ * Replaces an agent read at `previous` (status, token version and whether it is counted unchanged since), and the
+ * guard's copy with it. Terminating a counted agent takes it off its role's count; an active agent not counted yet
+ * (stored before the count existed) is counted now.
+ */
+export async function replaceAgent(db: Db, previous: StoredAgent, next: Agent): Promise<AgentChange> {
+  const counted = countable(next);
+  const countChange = previous.counted && !counted ? -1 : !previous.counted && counted ? 1 : 0;
   const outcome = await attempt(() =>
     db.doc.send(
       new TransactWriteCommand({
@@ -47,20 +91,37 @@ export async function replaceAgent(db: Db, previous: Agent, next: Agent): Promis
           {
             Put: {
               TableName: db.table,
-              Item: { ...Keys.agent(next.id), agent: next },
-              ConditionExpression: "#agent.#status = :status AND #agent.tokenVersion = :tokenVersion",
+              Item: agentItem(next, counted),
+              ConditionExpression: `#agent.#status = :status AND #agent.tokenVersion = :tokenVersion AND ${previous.counted ? "counted = :true" : "attribute_not_exists(counted)"}`,
               ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-              ExpressionAttributeValues: { ":status": previous.status, ":tokenVersion": previous.tokenVersion },
+              ExpressionAttributeValues: { ":status": previous.agent.status, ":tokenVersion": previous.agent.tokenVersion, ...(previous.counted ? { ":true": true } : {}) },
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
           },
           guardCopy(db, next),
+          ...(countChange === 0 ? [] : [countInRole(db, next.roleId, countChange)]),
         ],
       }),
     ),
   );
   if (outcome.kind === "ok") return { kind: "ok", agent: next };
   if (outcome.kind === "contention") return outcome;
-  const current = outcome.current[0]?.agent;
-  return { kind: "moved", current: current === undefined ? undefined : Agent.parse(current) };
+  const current = outcome.current[0];
+  return { kind: "moved", current: current === undefined ? undefined : storedAgent(current) };
+}
+
+export type AgentFilter = { roleId?: string | undefined; status?: Agent["status"] | undefined };
+
+const STATUSES: Agent["status"][] = ["active", "terminated"];
+
+/** A page of agents, newest first, from the index of every agent by status or of a role's agents by status. */
+export async function listAgents(db: Db, filter: AgentFilter, limit: number, cursor: string | undefined) {
+  const statuses = filter.status ? [filter.status] : STATUSES;
+  const sources: Source[] = statuses.map((status) =>
+    filter.roleId === undefined ? { index: "gsi1", pk: agentsByStatus(status) } : { index: "gsi2", pk: agentsOfRole(filter.roleId, status) },
+  );
+  const page = await mergedPage(db, sources, "descending", limit, cursor);
+  if (page === "invalid_cursor") return page;
+  const agents = page.items.map((item) => Agent.parse(item.agent));
+  return page.nextCursor ? { agents, nextCursor: page.nextCursor } : { agents };
 }

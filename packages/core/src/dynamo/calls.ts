@@ -2,7 +2,9 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
 import type { Db } from "./client";
-import { Keys, runningIndex } from "./keys";
+import { AWAITING_PREFIX, callIndexes, callsOfTool, callsWithStatus, Keys, RUNNING_PREFIX, runningIndex, shardsOf } from "./keys";
+import { mergedPage } from "./merged-page";
+import type { Source } from "./merged-page";
 import { queryPartitionPage } from "./query";
 import { attempt } from "./write";
 
@@ -11,13 +13,18 @@ const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation
 /** Rounded up, so cleanup never settles a call before its deadline. */
 const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
-/** A waiting call is found by cleanup through its deadline; a settled one is in no index (fewer index writes per call). */
-const indexFor = (record: CallRecord, pk: string) =>
-  PENDING.has(record.status) && record.deadline ? runningIndex(pk, epochSeconds(record.deadline)) : undefined;
+/**
+ * A waiting call is found by cleanup through its deadline (one awaiting an admin under the approval queue's shards);
+ * a settled one leaves that index (fewer index writes per call).
+ */
+export const waitingIndexFor = (record: CallRecord, pk: string) =>
+  PENDING.has(record.status) && record.deadline
+    ? runningIndex(pk, epochSeconds(record.deadline), record.status === "awaiting_confirmation" ? AWAITING_PREFIX : RUNNING_PREFIX)
+    : undefined;
 
 export const callItem = (record: CallRecord, expiresAt: number) => {
   const key = Keys.call(record.agentId, record.callId);
-  return { ...key, ...indexFor(record, key.pk), expiresAt, call: record };
+  return { ...key, ...waitingIndexFor(record, key.pk), ...callIndexes(record), expiresAt, call: record };
 };
 
 export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallRecord | undefined } | { kind: "contention" };
@@ -25,7 +32,8 @@ export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallR
 /** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
 export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
   const key = Keys.call(to.agentId, to.callId);
-  const index = indexFor(to, key.pk);
+  const index = waitingIndexFor(to, key.pk);
+  const listed = callIndexes(to);
   const outcome = await attempt(() =>
     from === null
       ? db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(to, expiresAt), ConditionExpression: "attribute_not_exists(pk)" }))
@@ -34,11 +42,17 @@ export async function applyTransition(db: Db, { from, to }: Transition, expiresA
             TableName: db.table,
             Key: key,
             UpdateExpression: index
-              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk"
-              : "SET #call = :call, expiresAt = :expiresAt REMOVE gsi1pk, gsi1sk",
+              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk, gsi3sk = :gsi3sk"
+              : "SET #call = :call, expiresAt = :expiresAt, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk, gsi3sk = :gsi3sk REMOVE gsi1pk, gsi1sk",
             ConditionExpression: "#call.#status = :from",
             ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-            ExpressionAttributeValues: { ":call": to, ":from": from, ":expiresAt": expiresAt, ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}) },
+            ExpressionAttributeValues: {
+              ":call": to,
+              ":from": from,
+              ":expiresAt": expiresAt,
+              ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}),
+              ...Object.fromEntries(Object.entries(listed).map(([name, value]) => [`:${name}`, value])),
+            },
             ReturnValuesOnConditionCheckFailure: "ALL_OLD",
           }),
         ),
@@ -58,8 +72,22 @@ export async function getCall(db: Db, agentId: string, callId: string): Promise<
   return Item ? CallRecord.parse(Item.call) : undefined;
 }
 
-export async function listCalls(db: Db, agentId: string, limit: number, cursor: string | undefined) {
-  const page = await queryPartitionPage(db, { pk: Keys.call(agentId, "").pk, skPrefix: "CALL#", newestFirst: true }, limit, cursor);
+export type CallFilter = { status?: CallRecord["status"] | undefined; tool?: string | undefined };
+
+/** A tool's calls filtered by status: the tool's partition is the narrower one, so the status is a filter there. */
+function filteredSource(agentId: string, { status, tool }: CallFilter): Source {
+  if (tool === undefined) return { index: "gsi2", pk: callsWithStatus(agentId, status!) };
+  const pk = callsOfTool(agentId, tool);
+  if (status === undefined) return { index: "gsi3", pk };
+  return { index: "gsi3", pk, filter: { expression: "#call.#status = :status", names: { "#call": "call", "#status": "status" }, values: { ":status": status } } };
+}
+
+/** An agent's calls newest first: all of them from its partition, or by status and tool through their indexes. */
+export async function listCalls(db: Db, agentId: string, filter: CallFilter, limit: number, cursor: string | undefined) {
+  const page =
+    filter.status === undefined && filter.tool === undefined
+      ? await queryPartitionPage(db, { pk: Keys.call(agentId, "").pk, skPrefix: "CALL#", newestFirst: true }, limit, cursor)
+      : await mergedPage(db, [filteredSource(agentId, filter)], "descending", limit, cursor);
   if (page === "invalid_cursor") return page;
   const calls = page.items.map((item) => CallRecord.parse(item.call));
   return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };
@@ -100,4 +128,13 @@ export async function forgetPendingArguments(db: Db, callId: string): Promise<vo
       }),
     ),
   );
+}
+
+/** Calls awaiting an admin's answer across every agent, oldest first (by deadline, which is their start plus one confirmation timeout). */
+export async function listAwaitingCalls(db: Db, limit: number, cursor: string | undefined) {
+  const sources = shardsOf(AWAITING_PREFIX).map((pk): Source => ({ index: "gsi1", pk }));
+  const page = await mergedPage(db, sources, "ascending", limit, cursor);
+  if (page === "invalid_cursor") return page;
+  const calls = page.items.map((item) => CallRecord.parse(item.call));
+  return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };
 }

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { Db } from "./client";
-import { indexUpTo, RUNNING_PREFIX, shardsOf } from "./keys";
+import { AWAITING_PREFIX, indexUpTo, RUNNING_PREFIX, shardsOf } from "./keys";
 import { queryPages } from "./query";
 import type { Item } from "./query";
 
@@ -8,7 +8,7 @@ const BATCH = 25;
 
 /** Pages of call items still waiting past their deadline, from the sparse index of waiting calls. */
 export async function* lapsedCallItems(db: Db, nowSeconds: number): AsyncGenerator<Item[]> {
-  for (const shard of shardsOf(RUNNING_PREFIX))
+  for (const shard of [...shardsOf(RUNNING_PREFIX), ...shardsOf(AWAITING_PREFIX)])
     yield* queryPages(db, {
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :shard AND gsi1sk <= :due",

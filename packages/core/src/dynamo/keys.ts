@@ -14,6 +14,10 @@ export const Keys = {
   module: (name: string) => ({ pk: `MODULE#${name}`, sk: "MODULE" }),
   event: (id: string) => ({ pk: `EVENT#${id}`, sk: "EVENT" }),
   role: (id: string) => ({ pk: `ROLE#${id}`, sk: "ROLE" }),
+  /** How many active agents are bound to a role, kept in the transactions that create and terminate them. */
+  roleAgents: (id: string) => ({ pk: `ROLE#${id}`, sk: "AGENTS" }),
+  /** Present once every agent and call stored before the listing indexes existed carries their attributes. */
+  indexesBackfilled: () => ({ pk: "MIGRATION#listing-indexes", sk: "MIGRATION" }),
   roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),
   agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
   call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
@@ -26,6 +30,8 @@ export const Index = {
 
 const RUNNING_SHARDS = 4;
 export const RUNNING_PREFIX = "RUNNING#";
+/** Calls awaiting an admin's answer: the same sparse deadline index as other waiting calls, under their own shards (the approval queue). */
+export const AWAITING_PREFIX = "AWAITING#";
 
 export const shardsOf = (prefix: string) => Array.from({ length: RUNNING_SHARDS }, (_, shard) => `${prefix}${shard}`);
 
@@ -41,9 +47,30 @@ const sortableEpoch = (epochSeconds: number) => String(Math.floor(epochSeconds))
  * A sparse index entry for a call that waits on something until a deadline, so cleanup finds lapsed calls with a
  * Query. Only waiting calls are indexed: a settled call leaves the index (expiry is TTL's job, or the local sweep's).
  */
-export const runningIndex = (pk: string, deadline: number) => ({
-  gsi1pk: `${RUNNING_PREFIX}${shardFor(pk)}`,
+export const runningIndex = (pk: string, deadline: number, prefix = RUNNING_PREFIX) => ({
+  gsi1pk: `${prefix}${shardFor(pk)}`,
   gsi1sk: `${sortableEpoch(deadline)}#${pk}`,
 });
 
 export const indexUpTo = (epochSeconds: number) => `${sortableEpoch(epochSeconds)}#~`;
+
+/**
+ * Agents newest first: every agent by status (gsi1), and a role's agents by status (gsi2). One partition per status
+ * is not sharded: agents are created and terminated far below a partition's ~1,000 writes a second.
+ */
+export const agentIndexes = (agent: { id: string; roleId: string; status: string; createdAt: string }) => {
+  const sk = `${agent.createdAt}#${agent.id}`;
+  return { gsi1pk: agentsByStatus(agent.status), gsi1sk: sk, gsi2pk: agentsOfRole(agent.roleId, agent.status), gsi2sk: sk };
+};
+export const agentsByStatus = (status: string) => `AGENTS#${status}`;
+export const agentsOfRole = (roleId: string, status: string) => `ROLEAGENTS#${roleId}#${status}`;
+
+/** An agent's calls by status (gsi2) and by tool (gsi3), newest first by their time-ordered ids. */
+export const callIndexes = (call: { agentId: string; callId: string; status: string; tool: string }) => ({
+  gsi2pk: callsWithStatus(call.agentId, call.status),
+  gsi2sk: call.callId,
+  gsi3pk: callsOfTool(call.agentId, call.tool),
+  gsi3sk: call.callId,
+});
+export const callsWithStatus = (agentId: string, status: string) => `CALLS#${agentId}#${status}`;
+export const callsOfTool = (agentId: string, tool: string) => `CALLS#${agentId}#TOOL#${tool}`;

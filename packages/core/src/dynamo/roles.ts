@@ -93,3 +93,54 @@ export async function replaceRole(db: Db, previous: Role, next: Role): Promise<R
   const current = outcome.current[0]?.role;
   return { kind: "stale", current: current === undefined ? undefined : Role.parse(current) };
 }
+
+export type RoleDelete =
+  | { kind: "ok" }
+  | { kind: "stale"; current: Role | undefined }
+  | { kind: "in_use"; activeAgents: number }
+  | { kind: "indexes_pending" }
+  | { kind: "contention" };
+
+/**
+ * Deletes a role read at its version, with its name claim, if no active agent is bound to it. The count of its
+ * active agents is kept by the transactions that create and terminate them (which also check that the role exists),
+ * so an agent created meanwhile either lands first and is counted here, or finds the role gone.
+ */
+export async function deleteRole(db: Db, role: Role): Promise<RoleDelete> {
+  const outcome = await attempt(() =>
+    db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: db.table,
+              Key: Keys.role(role.id),
+              ConditionExpression: "#role.#version = :version",
+              ExpressionAttributeNames: { "#role": "role", "#version": "version" },
+              ExpressionAttributeValues: { ":version": role.version },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          { Delete: { TableName: db.table, Key: Keys.roleName(role.name) } },
+          {
+            Delete: {
+              TableName: db.table,
+              Key: Keys.roleAgents(role.id),
+              ConditionExpression: "attribute_not_exists(pk) OR activeAgents <= :none",
+              ExpressionAttributeValues: { ":none": 0 },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          { ConditionCheck: { TableName: db.table, Key: Keys.indexesBackfilled(), ConditionExpression: "attribute_exists(pk)" } },
+        ],
+      }),
+    ),
+  );
+  if (outcome.kind !== "refused") return outcome;
+  if (outcome.failed[0]) {
+    const current = outcome.current[0]?.role;
+    return { kind: "stale", current: current === undefined ? undefined : Role.parse(current) };
+  }
+  if (outcome.failed[2]) return { kind: "in_use", activeAgents: Number(outcome.current[2]?.activeAgents ?? 0) };
+  return { kind: "indexes_pending" };
+}

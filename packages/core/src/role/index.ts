@@ -2,7 +2,7 @@ import { badRequest, conflict, notFound, ToolgateError } from "../error";
 import { AGAIN, uncontended, untilSettled } from "../contention";
 import { KeyedQueue } from "../queue";
 import type { Db } from "../dynamo/client";
-import { getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
+import { deleteRole, getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
 import type { Catalog } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
 import { createId } from "../id";
@@ -161,6 +161,37 @@ async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }:
       previous = replaced.current;
     }
     return AGAIN;
+  });
+}
+
+const roleInUse = (id: string, activeAgents: number) =>
+  conflict(
+    "role_in_use",
+    `The role "${id}" still has ${activeAgents} active agent${activeAgents === 1 ? "" : "s"} bound to it. Terminate them (DELETE /agents/:id) before deleting the role.`,
+    { activeAgents },
+  );
+
+const indexesPending = () =>
+  new ToolgateError(
+    503,
+    "indexes_pending",
+    "toolgate has not yet indexed the agents stored before this version, so it cannot tell whether the role is in use. The scheduled cleanup does this within minutes; try again then.",
+  );
+
+/** Deletes a role no active agent is bound to; the root role stays. */
+export function remove(db: Db, id: string): Promise<void> {
+  if (id === ROOT_ROLE_ID) throw conflict("root_role_fixed", "The root role cannot be deleted.");
+  return updates.run(id, async () => {
+    let current = await getRole(db, id);
+    return untilSettled(db.contentionDeadlineMs, async () => {
+      if (!current) throw roleNotFound(`with id "${id}"`);
+      const deleted = await deleteRole(db, current);
+      if (deleted.kind === "ok") return undefined;
+      if (deleted.kind === "in_use") throw roleInUse(id, deleted.activeAgents);
+      if (deleted.kind === "indexes_pending") throw indexesPending();
+      if (deleted.kind === "stale") current = deleted.current;
+      return AGAIN;
+    });
   });
 }
 

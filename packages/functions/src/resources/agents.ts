@@ -20,6 +20,11 @@ export const agentFor = (toolgate: Toolgate, principal: Principal, id: string) =
   principal.kind === "agent" ? principal.agent : Agent.get(toolgate.db, id);
 
 export const agents = new Hono<Env>()
+  .on(method(R.list), path(R.list), requireAdmin, query(Agent.AgentListQuery), async (c) => {
+    const { roleId, status, limit, cursor } = c.req.valid("query");
+    const page = await Agent.list(c.get("toolgate").db, { roleId, status }, limit, cursor);
+    return c.json({ ...page, agents: page.agents.map(Agent.publicAgent) });
+  })
   .on(method(R.create), path(R.create), requireAdmin, json(Agent.AgentInput, "invalid_agent", "The agent"), async (c) => {
     const toolgate = c.get("toolgate");
     const { agent, token } = await Agent.create(toolgate.db, toolgate.tokens, c.req.valid("json"), principalName(c.get("principal")), toolgate.now());

@@ -15,10 +15,14 @@ export const calls = new Hono<Env>()
     const { status, body } = await guardedCall(c.get("toolgate").guard, c.get("agent"), c.req.valid("json"));
     return c.json(body, status);
   })
-  .on(method(R.history), path(R.history), requireAdminOrSelf, query(Call.PageQuery), async (c) => {
+  .on(method(R.history), path(R.history), requireAdminOrSelf, query(Call.CallHistoryQuery), async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    const { status, tool, limit, cursor } = c.req.valid("query");
+    return c.json(await Call.history(c.get("toolgate").db, agent.id, { status, tool }, limit, cursor));
+  })
+  .on(method(R.queue), path(R.queue), requireAdmin, query(Call.ApprovalQueueQuery), async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    return c.json(await Call.history(c.get("toolgate").db, agent.id, limit, cursor));
+    return c.json(await Call.awaitingApproval(c.get("toolgate").db, limit, cursor));
   })
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));

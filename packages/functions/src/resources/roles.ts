@@ -46,4 +46,8 @@ export const roles = new Hono<Env>()
     const outcome = await Role.update(toolgate.db, toolgate.catalog, request);
     const [role] = await viewsWithTokens(toolgate, [outcome.role]);
     return c.json(withNotice(role!, outcome.notice), 200, etag(outcome.role));
+  })
+  .on(method(R.remove), path(R.remove), requireAdmin, async (c) => {
+    await Role.remove(c.get("toolgate").db, c.req.param("id"));
+    return c.body(null, 204);
   });

@@ -27,6 +27,10 @@ const descriptionOf = (name: string) =>
     .flatMap((group) => group.tools)
     .find((tool) => tool.function.name === name)?.function.description ?? name;
 
+/** What a spawned agent needs before it acts: toolgate records it, but running it is a runtime's job. */
+export const howItStarts = (agentId: string) =>
+  `The agent ${agentId} exists but nothing runs it yet: its runtime needs a token, which an admin issues with POST /agents/${agentId}/token, or it is started by a runtime listening for the agent.spawned event.`;
+
 /** A native tool: its name, schema and description are the built-in definition's, so agents see exactly what runs. */
 function native<Name extends BuiltinToolName>(name: Name, execute: (context: ToolContext<BuiltinArguments<Name>>) => Promise<ToolResult>) {
   const parameters = builtinParameters()[name] as unknown as z.ZodType<BuiltinArguments<Name>>;
@@ -62,7 +66,7 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
     native("spawn_agent", async ({ input, sessionID }) => {
       await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, "invalid_agent", "The agent"), sessionID, now());
-      return jsonResult({ agentId: agent.id });
+      return jsonResult({ agentId: agent.id, start: howItStarts(agent.id) });
     }),
   );
   register(
@@ -71,7 +75,7 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
       await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, agentInput, "invalid_agent", "The agent"), sessionID, now());
       const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
-      return jsonResult({ agentId: agent.id, messageId: message.messageId });
+      return jsonResult({ agentId: agent.id, messageId: message.messageId, start: howItStarts(agent.id) });
     }),
   );
   register(
