@@ -15,7 +15,7 @@ const GUARD_REFUSALS = {
 } as const;
 
 export const executionDocs = {
-  "GET /agents": { summary: "Agents, newest first, by role and status", answers: { 200: A.page("agents", A.PublicAgent) } },
+  "GET /agents": { summary: "Agents, newest first, by role and status", answers: { 200: A.page("agents", A.PublicAgent) }, errors: { 400: ["invalid_cursor"] } },
   "POST /agents": { summary: "Create an agent bound to a role; its token is shown once", answers: { 201: A.AgentWithToken }, errors: { 400: ["role_not_found"] } },
   "GET /agents/:id": { summary: "One agent", answers: { 200: A.PublicAgent }, errors: AGENT_REFUSALS },
   "DELETE /agents/:id": { summary: "Terminate an agent; its token stops working", answers: { 200: A.PublicAgent }, errors: { ...AGENT_REFUSALS, 409: ["root_agent_fixed"] } },

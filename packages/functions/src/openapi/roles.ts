@@ -19,7 +19,7 @@ export const rolesDocs = {
   "DELETE /roles/:id": {
     summary: "Delete a role no active agent is bound to",
     answers: { 204: null },
-    errors: { 404: ["role_not_found"], 409: ["role_in_use", "root_role_fixed"] },
+    errors: { 404: ["role_not_found"], 409: ["role_in_use", "root_role_fixed"], 503: ["indexes_pending"] },
   },
   "GET /": { summary: "Where to start: points to the console and the API's documentation", answers: { 200: HTML }, access: "public" },
   "GET /console": { summary: "The operator console (sign in with the admin token)", answers: { 200: HTML }, access: "public" },
