@@ -13,6 +13,7 @@ export default $config({
     await import("./infra/secret");
     const { table } = await import("./infra/storage");
     const { bus } = await import("./infra/bus");
+    await import("./infra/console");
     const { api } = await import("./infra/api");
     await import("./infra/cron");
 

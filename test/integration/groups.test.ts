@@ -161,7 +161,7 @@ test("DELETE /groups/:id - a reserved group is 409 reserved_group_id and stays",
   }
 });
 
-test("GET /groups - summarises each group with id, description, toolCount, tool names, reserved, source and updatedAt", async () => {
+test("GET /groups - summarises each group with id, description, toolCount, tool names, reserved, source, executor (null: none bound) and updatedAt", async () => {
   const id = unique("summary");
   const names = [unique("s_one"), unique("s_two"), unique("s_three")];
   await putGroup(request, id, { description: "Summarised", tools: names.map((name) => tool(name)) });
@@ -174,6 +174,7 @@ test("GET /groups - summarises each group with id, description, toolCount, tool 
     tools: names,
     reserved: false,
     source: "api",
+    executor: null,
     updatedAt: expect.any(String),
   });
   expect(Number.isNaN(Date.parse(summary!.updatedAt))).toBe(false);

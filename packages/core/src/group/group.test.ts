@@ -158,6 +158,18 @@ test("summarise - gives the tool count and names in order", () => {
     tools: ["b_tool", "a_tool"],
     reserved: false,
     source: "api",
+    executor: null,
     updatedAt: NOW,
   });
+});
+
+test("summarise - names the executor by type and URL, never its headers", () => {
+  const manager = new ToolGroupManager(RESERVED_GROUP_IDS);
+  const executor = { type: "mcp" as const, url: "https://mcp.example.com/v1", headers: { Authorization: { secret: "GITHUB_TOKEN", prefix: "Bearer " }, "X-Team": "team-header-value" } };
+  const { group } = planRegistration(manager, "remote", input({ executor }), { source: "api", now: NOW });
+  const summary = summarise(group);
+  expect(summary.executor).toEqual({ type: "mcp", url: "https://mcp.example.com/v1" });
+  expect(JSON.stringify(summary)).not.toMatch(/team-header-value|GITHUB_TOKEN|Authorization|Bearer/);
+  const client = planRegistration(manager, "inside", input({ executor: { type: "client" } }), { source: "api", now: NOW });
+  expect(summarise(client.group).executor).toEqual({ type: "client" });
 });

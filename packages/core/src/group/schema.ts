@@ -66,5 +66,7 @@ export type GroupSummary = {
   reserved: boolean;
   source: GroupSource;
   module?: string;
+  /** null: no executor is bound, so the group's tools cannot run. */
+  executor: { type: Executor["type"]; url?: string } | null;
   updatedAt: string;
 };

@@ -1,6 +1,11 @@
 import { definitionTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import type { Group, GroupSummary } from "./schema";
+import type { Executor } from "../executor/schema";
+
+/** Which executor runs a group's tools, safe to show: its type and URL, never its headers (they may name secrets). */
+export const executorSummary = (executor: Executor | undefined): GroupSummary["executor"] =>
+  !executor ? null : executor.type === "http" || executor.type === "mcp" ? { type: executor.type, url: executor.url } : { type: executor.type };
 
 /** A group as the API shows it: identity first, full tool definitions last. */
 export const groupView = (group: Group) => ({
@@ -24,6 +29,7 @@ export const summarise = (group: Group): GroupSummary => ({
   reserved: group.reserved,
   source: group.source,
   ...(group.module ? { module: group.module } : {}),
+  executor: executorSummary(group.executor),
   updatedAt: group.updatedAt,
 });
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
-import { CLIENT_SCRIPT } from "./client";
+import { CLIENT_SCRIPT } from "./app-script.js";
 import { CONSOLE_SECURITY_HEADERS, mountConsole, rootFromPath } from "./mount";
 
 const app = mountConsole(new Hono());

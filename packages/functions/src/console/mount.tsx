@@ -1,6 +1,6 @@
 import type { Context, Env, Hono } from "hono";
 import { html } from "hono/html";
-import { CLIENT_SCRIPT } from "./client";
+import { CLIENT_SCRIPT } from "./app-script.js";
 import { ConsoleDocument } from "./pages";
 import type { ConsolePage } from "./pages";
 import { STYLES } from "./styles";
@@ -30,12 +30,25 @@ export const CONSOLE_SECURITY_HEADERS = {
  */
 export const rootFromPath = (path: string) => "../".repeat(Math.max(0, path.split("/").length - 2)) || "./";
 
+const NAMED_PAGES: Record<string, ConsolePage> = {
+  "/console": { kind: "roles" },
+  "/console/": { kind: "roles" },
+  "/console/groups": { kind: "groups" },
+  "/console/tools": { kind: "tools" },
+  "/console/modules": { kind: "modules" },
+  "/console/agents": { kind: "agents" },
+  "/console/approvals": { kind: "approvals" },
+};
+
 function pageFor(path: string): ConsolePage {
-  if (path === "/console" || path === "/console/") return { kind: "roles" };
-  if (path === "/console/groups") return { kind: "groups" };
-  const role = path.match(/^\/console\/roles\/([^/]+)$/);
-  const roleId = role && safeDecode(role[1]!);
-  return roleId ? { kind: "role", roleId } : { kind: "not-found" };
+  const named = NAMED_PAGES[path];
+  if (named) return named;
+  const [, section, raw] = path.match(/^\/console\/(roles|tools|agents)\/([^/]+)$/) ?? [];
+  const id = raw === undefined ? undefined : safeDecode(raw);
+  if (!id) return { kind: "not-found" };
+  if (section === "roles") return { kind: "role", roleId: id };
+  if (section === "tools") return { kind: "tool", toolName: id };
+  return { kind: "agent", agentId: id };
 }
 
 function safeDecode(segment: string): string | undefined {
@@ -52,7 +65,7 @@ function renderPage(c: Context) {
   return c.html(document, page.kind === "not-found" ? 404 : 200, { "Cache-Control": "no-store" });
 }
 
-/** The role console: public HTML, CSS and a small script under /console; all data comes from the JSON API. */
+/** The operator console: public HTML, CSS and a small script under /console; all data comes from the JSON API. */
 export function mountConsole<E extends Env>(app: Hono<E>) {
   const home = path(API.roles.console.home);
   const pages = path(API.roles.console.page);

@@ -1,6 +1,27 @@
 import type { Child } from "hono/jsx";
+import { OPERATOR_PAGES, OPERATOR_TITLES } from "./operator-pages";
 
-export type ConsolePage = { kind: "roles" } | { kind: "role"; roleId: string } | { kind: "groups" } | { kind: "not-found" };
+export type ConsolePage =
+  | { kind: "roles" }
+  | { kind: "role"; roleId: string }
+  | { kind: "groups" }
+  | { kind: "tools" }
+  | { kind: "tool"; toolName: string }
+  | { kind: "modules" }
+  | { kind: "agents" }
+  | { kind: "agent"; agentId: string }
+  | { kind: "approvals" }
+  | { kind: "not-found" };
+
+type NavItem = { path: string; label: string; current: Array<ConsolePage["kind"]> };
+const NAV: NavItem[] = [
+  { path: "/approvals", label: "Approvals", current: ["approvals"] },
+  { path: "/agents", label: "Agents", current: ["agents", "agent"] },
+  { path: "", label: "Roles", current: ["roles", "role"] },
+  { path: "/tools", label: "Tools", current: ["tools", "tool"] },
+  { path: "/groups", label: "Groups", current: ["groups"] },
+  { path: "/modules", label: "Modules", current: ["modules"] },
+];
 
 /** The console's pages hold no data: the client script fetches it from the API with the admin token the person signs in with. */
 export function ConsoleDocument({ page, root }: { page: ConsolePage; root: string }) {
@@ -16,27 +37,34 @@ export function ConsoleDocument({ page, root }: { page: ConsolePage; root: strin
         <link rel="stylesheet" href={href("/app.css")} />
         <script src={href("/app.js")} defer></script>
       </head>
-      <body data-page={page.kind} data-root={root} data-role-id={page.kind === "role" ? page.roleId : undefined}>
+      <body
+        data-page={page.kind}
+        data-root={root}
+        data-role-id={page.kind === "role" ? page.roleId : undefined}
+        data-tool-name={page.kind === "tool" ? page.toolName : undefined}
+        data-agent-id={page.kind === "agent" ? page.agentId : undefined}
+      >
         <a class="skip-link" href="#main">
           Skip to content
         </a>
         <header class="top-bar">
           <div class="top-bar-inner">
             <a class="brand" href={href("")}>
-              toolgate <span class="brand-sub">role console</span>
+              toolgate <span class="brand-sub">console</span>
             </a>
             <nav id="nav" aria-label="Console" hidden>
               <ul>
-                <li>
-                  <a href={href("")} aria-current={page.kind === "roles" ? "page" : page.kind === "role" ? "true" : undefined}>
-                    Roles
-                  </a>
-                </li>
-                <li>
-                  <a href={href("/groups")} aria-current={page.kind === "groups" ? "page" : undefined}>
-                    Groups
-                  </a>
-                </li>
+                {NAV.map((item) => (
+                  <li>
+                    <a
+                      href={href(item.path)}
+                      aria-current={item.current[0] === page.kind ? "page" : item.current.includes(page.kind) ? "true" : undefined}
+                    >
+                      {item.label}
+                      {item.path === "/approvals" ? <span id="approval-count" class="count" hidden></span> : null}
+                    </a>
+                  </li>
+                ))}
                 <li>
                   <button type="button" id="sign-out" class="button-quiet">
                     Sign out
@@ -48,7 +76,7 @@ export function ConsoleDocument({ page, root }: { page: ConsolePage; root: strin
         </header>
         <main id="main" tabindex={-1}>
           <noscript>
-            <p class="message message-error">The role console needs JavaScript: it loads the roles from the API in your browser.</p>
+            <p class="message message-error">The console needs JavaScript: it loads everything it shows from the API in your browser.</p>
           </noscript>
           <SignIn />
           <div id="page" hidden>
@@ -64,6 +92,7 @@ const TITLES: Record<ConsolePage["kind"], string> = {
   roles: "Roles",
   role: "Role",
   groups: "Tool groups",
+  ...OPERATOR_TITLES,
   "not-found": "Page not found",
 };
 
@@ -97,6 +126,22 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
       <p class="lead">Open a role to see the tool groups its agents may use and to change them.</p>
       <p id="load-status" class="message" role="status"></p>
       <ul id="role-list" class="role-list"></ul>
+      <form id="create-role-form" class="panel create-form" novalidate aria-labelledby="create-role-title">
+        <h2 id="create-role-title">Create a role</h2>
+        <p class="hint">A new role names no tool groups, so it uses all of them until you tick the ones it needs on its page.</p>
+        <div class="field">
+          <label for="new-role-name">Name</label>
+          <input id="new-role-name" name="name" type="text" maxlength={100} autocomplete="off" required />
+        </div>
+        <div class="field">
+          <label for="new-role-prompt">Prompt</label>
+          <textarea id="new-role-prompt" name="rolePrompt" rows={4} maxlength={20000}></textarea>
+        </div>
+        <p id="create-role-error" class="message message-error" role="alert"></p>
+        <button type="submit" class="button-primary">
+          Create role
+        </button>
+      </form>
     </section>
   ),
   role: (href) => (
@@ -122,7 +167,37 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
             <dt>Last changed</dt>
             <dd id="role-updated"></dd>
           </div>
+          <div>
+            <dt>Created by</dt>
+            <dd id="role-created-by"></dd>
+          </div>
         </dl>
+        <div id="role-actions" class="actions">
+          <button type="button" id="edit-details">
+            Edit name and prompt
+          </button>
+          <button type="button" id="delete" class="button-danger">
+            Delete role
+          </button>
+        </div>
+        <form id="details-form" class="panel-inset" novalidate hidden aria-label="Name and prompt">
+          <div class="field">
+            <label for="edit-name">Name</label>
+            <input id="edit-name" name="name" type="text" maxlength={100} autocomplete="off" required />
+          </div>
+          <div class="field">
+            <label for="edit-prompt">Prompt</label>
+            <textarea id="edit-prompt" name="rolePrompt" rows={6} maxlength={20000}></textarea>
+          </div>
+          <div class="actions">
+            <button type="submit" id="details-save" class="button-primary">
+              Save name and prompt
+            </button>
+            <button type="button" id="details-cancel">
+              Cancel
+            </button>
+          </div>
+        </form>
         <h2>Prompt</h2>
         <p id="role-prompt" class="prompt"></p>
         <h2 id="groups-title">Tool groups</h2>
@@ -197,6 +272,22 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
             </button>
           </div>
         </dialog>
+        <dialog id="delete-role" aria-labelledby="delete-role-title" aria-describedby="delete-role-text">
+          <h2 id="delete-role-title">Delete this role?</h2>
+          <p id="delete-role-text">
+            The role <strong id="delete-role-name"></strong> is removed for good. A role that active agents are bound to cannot be deleted:
+            terminate them first.
+          </p>
+          <p id="delete-error" class="message message-error" role="alert"></p>
+          <div class="actions">
+            <button type="button" id="delete-confirm" class="button-danger">
+              Delete role
+            </button>
+            <button type="button" id="delete-cancel">
+              Cancel
+            </button>
+          </div>
+        </dialog>
       </article>
     </>
   ),
@@ -208,6 +299,7 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
       <ul id="group-list" class="group-list"></ul>
     </section>
   ),
+  ...OPERATOR_PAGES,
   "not-found": (href) => (
     <section aria-labelledby="not-found-title">
       <h1 id="not-found-title">Page not found</h1>

@@ -128,11 +128,68 @@ dialog h2 { margin-top: 0; }
 .group-card dt { font-weight: 600; color: var(--muted); }
 .group-card dd { margin: 0; min-width: 0; }
 
+.button-danger { background: var(--error); border-color: var(--error); color: #fff; font-weight: 600; }
+.button-danger:hover { background: #912018; }
+.count { display: inline-block; min-width: 1.4rem; margin-left: 0.35rem; padding: 0 0.4rem; border-radius: 999px; background: #f59e0b; color: #111827; font-size: 0.8rem; font-weight: 700; text-align: center; line-height: 1.4; }
+.message-warn { color: var(--warn); background: var(--warn-wash); border: 1px solid #fcd34d; border-radius: 8px; padding: 0.75rem 1rem; }
+.badge-danger { color: var(--error); border-color: #fecdca; background: var(--error-wash); }
+.badge-ok { color: var(--ok); border-color: #abefc6; background: var(--ok-wash); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+
+.field select, .field textarea, .field input[type="number"], .field input[type="search"] { font: inherit; padding: 0.55rem 0.75rem; border: 1px solid #9ca3af; border-radius: 8px; min-height: 2.75rem; width: 100%; background: var(--paper); color: var(--ink); }
+.field textarea { min-height: 6rem; resize: vertical; }
+.field-row { display: grid; gap: 0 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 12rem), 1fr)); }
+.toolbar { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.5rem 1rem; margin: 0.5rem 0 1rem; }
+.toolbar .field { margin: 0; min-width: min(100%, 14rem); }
+.toolbar .hint { margin: 0; }
+.create-form { margin-top: 1.5rem; }
+.create-form h2 { margin-top: 0; }
+.panel-inset { border: 1px solid var(--line); border-radius: 10px; padding: 0.5rem 1rem 1rem; margin: 1rem 0; background: var(--wash); }
+.token-panel { margin: 1.25rem 0; border-color: #fcd34d; }
+.token-panel h2 { margin-top: 0; }
+.token-panel input { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+
+.table-wrap { overflow-x: auto; background: var(--paper); border: 1px solid var(--line); border-radius: 10px; }
+.table-wrap:has(table[hidden]) { display: none; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: 0.6rem 0.8rem; border-top: 1px solid var(--line); }
+thead th { border-top: none; color: var(--muted); font-size: 0.9rem; white-space: nowrap; }
+td.number { white-space: nowrap; }
+.policy-cell { min-width: 12rem; }
+.policy-cell .badge { margin: 0.1rem 0; }
+
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0.75rem 0; }
+.facts dt { font-weight: 600; color: var(--muted); }
+.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+pre.json { background: var(--wash); border: 1px solid var(--line); border-radius: 8px; padding: 0.75rem 1rem; margin: 0.25rem 0 0.75rem; overflow: auto; max-height: 24rem; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.9rem; }
+h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
+
+.card-list, .call-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; }
+.approval { background: var(--paper); border: 1px solid #fcd34d; border-radius: 10px; padding: 1rem 1.25rem; min-width: 0; }
+.approval h2 { margin: 0; font-size: 1.15rem; }
+.approval.answered { border-color: var(--line); opacity: 0.85; }
+.call-list { gap: 0.5rem; }
+.call details { border: 1px solid var(--line); border-radius: 8px; background: var(--paper); }
+.call summary { cursor: pointer; padding: 0.6rem 0.9rem; min-height: 2.75rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; }
+.call details[open] summary { border-bottom: 1px solid var(--line); }
+.call details > :not(summary) { margin-left: 0.9rem; margin-right: 0.9rem; }
+.group-card-warn { border-color: #fecdca; }
+#agent, #tool { margin-bottom: 1rem; }
+
 @media (max-width: 40rem) {
   main { padding: 1rem 0.75rem 3rem; }
   #role, .panel { padding: 1rem; }
   .narrow { margin: 1rem auto; }
   h1 { font-size: 1.45rem; }
   .actions button, #save { flex: 1 1 auto; width: 100%; }
+  .facts { grid-template-columns: 1fr; gap: 0 1rem; }
+  .facts dd { margin-bottom: 0.4rem; }
+  .top-bar nav ul { gap: 0.1rem 0.75rem; }
+  .table-wrap thead { display: none; }
+  .table-wrap tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.2rem 0.6rem; padding: 0.6rem 0.75rem; border-top: 1px solid var(--line); }
+  .table-wrap tbody tr:first-child { border-top: none; }
+  .table-wrap th, .table-wrap td { display: block; border: none; padding: 0; }
+  .table-wrap tbody th { flex: 1 0 100%; }
+  .policy-cell { min-width: 0; flex: 1 0 100%; }
 }
 `;

@@ -27,6 +27,10 @@ export const GroupSummary = z.object({
   reserved: z.boolean(),
   source: GroupSource,
   module: z.string().optional(),
+  executor: z
+    .object({ type: z.enum(["http", "mcp", "client", "native"]), url: z.string().optional() })
+    .nullable()
+    .describe("what runs the group's tools, without its headers; null when nothing is bound, so they cannot run"),
   updatedAt: z.string(),
   ...Tokens,
 });

@@ -1,0 +1,96 @@
+// The console's script, bundled by build.ts into app.js. Pages hold no data: each loads it from the API
+// with the admin token the operator signs in with.
+import { api } from "./api";
+import { byId, inputById } from "./dom";
+import { loadAgent, wireAgentPage } from "./agent";
+import { loadAgents, wireAgentsPage } from "./agents";
+import { loadApprovals, refreshCount, wireApprovalsPage } from "./approvals";
+import { loadGroups } from "./groups";
+import { loadModules } from "./modules";
+import { loadRole, wireRolePage } from "./role";
+import { loadRoles, wireRolesPage } from "./roles";
+import { keepToken, endSession, storedToken, takeNotice } from "./session";
+import { loadTool, loadTools, wireToolPage, wireToolsPage } from "./tools";
+
+type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "modules" | "agents" | "agent" | "approvals";
+
+const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> }> = {
+  roles: { wire: wireRolesPage, load: loadRoles },
+  role: { wire: wireRolePage, load: loadRole },
+  groups: { load: loadGroups },
+  tools: { wire: wireToolsPage, load: loadTools },
+  tool: { wire: wireToolPage, load: loadTool },
+  modules: { load: loadModules },
+  agents: { wire: wireAgentsPage, load: loadAgents },
+  agent: { wire: wireAgentPage, load: loadAgent },
+  approvals: { wire: wireApprovalsPage, load: loadApprovals },
+};
+
+const COUNT_REFRESH_MS = 15_000;
+
+function showSignIn(notice: string | null) {
+  byId("page").hidden = true;
+  byId("nav").hidden = true;
+  byId("sign-in").hidden = false;
+  byId("sign-in-notice").textContent = notice || "";
+  inputById("admin-token").focus();
+}
+
+async function enter(page: (typeof PAGES)[PageKind], moveFocus: boolean) {
+  byId("sign-in").hidden = true;
+  byId("nav").hidden = false;
+  byId("page").hidden = false;
+  if (moveFocus) byId("main").focus();
+  if (document.body.dataset.page !== "approvals") {
+    void refreshCount();
+    window.setInterval(() => document.hidden || void refreshCount(), COUNT_REFRESH_MS);
+  }
+  await page.load();
+}
+
+function wireSignIn(page: (typeof PAGES)[PageKind]) {
+  byId<HTMLFormElement>("sign-in-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = inputById("admin-token");
+    const problem = byId("sign-in-error");
+    const button = (event.currentTarget as HTMLFormElement).querySelector<HTMLButtonElement>("button[type=submit]")!;
+    const token = input.value.trim();
+    problem.textContent = "";
+    byId("sign-in-notice").textContent = "";
+    if (!token) {
+      problem.textContent = "Enter the admin token.";
+      input.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      await api("GET", "roles", { token });
+    } catch (error) {
+      problem.textContent = "Sign-in failed. " + (error instanceof Error ? error.message : "");
+      input.select();
+      input.focus();
+      return;
+    } finally {
+      button.disabled = false;
+    }
+    keepToken(token);
+    input.value = "";
+    await enter(page, true);
+  });
+  byId("sign-out").addEventListener("click", () => endSession("You are signed out."));
+}
+
+function start() {
+  const page = PAGES[document.body.dataset.page as PageKind];
+  if (!page) {
+    byId("page").hidden = false;
+    return;
+  }
+  page.wire?.();
+  wireSignIn(page);
+  const notice = takeNotice();
+  if (storedToken()) void enter(page, false);
+  else showSignIn(notice);
+}
+
+start();

@@ -1,0 +1,282 @@
+import type { Child } from "hono/jsx";
+
+type Kind = "tools" | "tool" | "modules" | "agents" | "agent" | "approvals";
+
+export const OPERATOR_TITLES: Record<Kind, string> = {
+  tools: "Tools and policies",
+  tool: "Tool",
+  modules: "Modules",
+  agents: "Agents",
+  agent: "Agent",
+  approvals: "Approvals",
+};
+
+const Back = ({ href, text }: { href: string; text: string }) => (
+  <p class="back">
+    <a href={href}>← {text}</a>
+  </p>
+);
+
+const TokenPanel = () => <section id="token-panel" class="panel token-panel" aria-labelledby="token-title" hidden></section>;
+
+/** The skeletons of the operator's pages: headings, forms and empty lists that the client script fills from the API. */
+export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Child> = {
+  approvals: () => (
+    <section aria-labelledby="approvals-title">
+      <h1 id="approvals-title">Approvals</h1>
+      <p class="lead">
+        Calls to dangerous tools, or tools that need confirmation, wait here for an operator. Approve runs the tool once; Deny refuses the
+        call. A call left past its deadline expires.
+      </p>
+      <div class="toolbar">
+        <p id="queue-updated" class="hint" aria-live="off"></p>
+        <button type="button" id="refresh-approvals">
+          Refresh now
+        </button>
+      </div>
+      <p id="load-status" class="message" role="status"></p>
+      <ul id="approval-list" class="card-list" aria-label="Calls waiting for approval"></ul>
+    </section>
+  ),
+  agents: () => (
+    <section aria-labelledby="agents-title">
+      <h1 id="agents-title">Agents</h1>
+      <p class="lead">Every agent, newest first. Open one to see its calls, terminate it or give it a new token.</p>
+      <form id="agent-filters" class="toolbar filters" aria-label="Filter the agents">
+        <div class="field">
+          <label for="agent-role-filter">Role</label>
+          <select id="agent-role-filter" name="roleId">
+            <option value="">Any role</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="agent-status-filter">Status</label>
+          <select id="agent-status-filter" name="status">
+            <option value="">Any status</option>
+            <option value="active">Active</option>
+            <option value="terminated">Terminated</option>
+          </select>
+        </div>
+      </form>
+      <p id="load-status" class="message" role="status"></p>
+      <div class="table-wrap">
+        <table id="agent-table" hidden>
+          <caption class="visually-hidden">Agents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Id</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Department</th>
+              <th scope="col">Level</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody id="agent-rows"></tbody>
+        </table>
+      </div>
+      <button type="button" id="more-agents" hidden>
+        Load more agents
+      </button>
+      <TokenPanel />
+      <form id="create-agent-form" class="panel create-form" novalidate aria-labelledby="create-agent-title">
+        <h2 id="create-agent-title">Create an agent</h2>
+        <div class="field">
+          <label for="new-agent-role">Role</label>
+          <select id="new-agent-role" name="roleId" required></select>
+        </div>
+        <div class="field">
+          <label for="new-agent-name">Name (optional)</label>
+          <input id="new-agent-name" name="name" type="text" maxlength={100} autocomplete="off" />
+        </div>
+        <div class="field-row">
+          <div class="field">
+            <label for="new-agent-department">Department (optional)</label>
+            <input id="new-agent-department" name="department" type="text" maxlength={100} autocomplete="off" />
+          </div>
+          <div class="field">
+            <label for="new-agent-level">Level (optional)</label>
+            <input id="new-agent-level" name="level" type="number" min={0} max={1000} step={1} inputmode="numeric" />
+          </div>
+        </div>
+        <p id="create-agent-error" class="message message-error" role="alert"></p>
+        <button type="submit" class="button-primary">
+          Create agent
+        </button>
+      </form>
+    </section>
+  ),
+  agent: (href) => (
+    <>
+      <Back href={href("/agents")} text="All agents" />
+      <p id="load-status" class="message" role="status"></p>
+      <article id="agent" class="panel" aria-labelledby="agent-name" hidden>
+        <h1 id="agent-name" tabindex={-1}></h1>
+        <dl id="agent-facts" class="facts"></dl>
+        <div id="agent-actions" class="actions">
+          <button type="button" id="new-token">
+            Issue a new token
+          </button>
+          <button type="button" id="terminate" class="button-danger">
+            Terminate
+          </button>
+        </div>
+        <p id="agent-result" class="message" role="status"></p>
+        <TokenPanel />
+        <h2 id="calls-title">Calls</h2>
+        <form id="call-filters" class="toolbar filters" aria-label="Filter the calls">
+          <div class="field">
+            <label for="call-status-filter">Status</label>
+            <select id="call-status-filter" name="status"></select>
+          </div>
+          <div class="field">
+            <label for="call-tool-filter">Tool</label>
+            <input id="call-tool-filter" name="tool" type="text" maxlength={200} autocomplete="off" />
+          </div>
+          <button type="submit">Filter</button>
+        </form>
+        <p id="calls-status" class="message" role="status"></p>
+        <ul id="call-list" class="call-list" aria-labelledby="calls-title"></ul>
+        <button type="button" id="more-calls" hidden>
+          Load older calls
+        </button>
+        <dialog id="agent-confirm" aria-labelledby="agent-confirm-title" aria-describedby="agent-confirm-text">
+          <h2 id="agent-confirm-title"></h2>
+          <p id="agent-confirm-text"></p>
+          <div class="actions">
+            <button type="button" id="agent-confirm-ok" class="button-danger"></button>
+            <button type="button" id="agent-confirm-cancel">
+              Cancel
+            </button>
+          </div>
+        </dialog>
+      </article>
+    </>
+  ),
+  tools: () => (
+    <section aria-labelledby="tools-title">
+      <h1 id="tools-title">Tools and policies</h1>
+      <p class="lead">Every registered tool: its group, what runs it and the policy the guard applies. Open a tool to change its policy.</p>
+      <form class="toolbar filters" aria-label="Filter the tools" novalidate>
+        <div class="field">
+          <label for="tool-filter">Name or description</label>
+          <input id="tool-filter" type="search" autocomplete="off" />
+        </div>
+        <div class="field">
+          <label for="tool-group-filter">Group</label>
+          <select id="tool-group-filter">
+            <option value="">All groups</option>
+          </select>
+        </div>
+        <p id="tool-count" class="hint" aria-live="polite"></p>
+      </form>
+      <p id="load-status" class="message" role="status"></p>
+      <div class="table-wrap">
+        <table id="tool-table">
+          <caption class="visually-hidden">Tools</caption>
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col">Group</th>
+              <th scope="col">Executor</th>
+              <th scope="col">Policy</th>
+              <th scope="col">Context</th>
+            </tr>
+          </thead>
+          <tbody id="tool-rows"></tbody>
+        </table>
+      </div>
+    </section>
+  ),
+  tool: (href) => (
+    <>
+      <Back href={href("/tools")} text="All tools" />
+      <p id="load-status" class="message" role="status"></p>
+      <article id="tool" class="panel" aria-labelledby="tool-name" hidden>
+        <h1 id="tool-name"></h1>
+        <p id="tool-description" class="lead"></p>
+        <dl id="tool-facts" class="facts"></dl>
+        <div class="actions">
+          <button type="button" id="toggle-tool"></button>
+        </div>
+        <p id="policy-status" class="message" role="status"></p>
+        <form id="policy-form" novalidate aria-labelledby="policy-title">
+          <h2 id="policy-title">Change the policy</h2>
+          <p class="hint">
+            Your change is kept as an override of the tool's own policy. Clearing a field gives it back the tool's own value.
+          </p>
+          <fieldset>
+            <legend>Approval</legend>
+            <div class="choice">
+              <input id="policy-dangerous" type="checkbox" name="dangerous" />
+              <label for="policy-dangerous">Dangerous: every call waits for an operator's approval</label>
+            </div>
+            <div class="choice">
+              <input id="policy-confirmation" type="checkbox" name="requireConfirmation" />
+              <label for="policy-confirmation">Requires confirmation: every call waits for an operator's approval</label>
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>Limits</legend>
+            <div class="field-row">
+              <div class="field">
+                <label for="policy-per-minute">Calls a minute, per agent</label>
+                <input id="policy-per-minute" type="number" min={1} step={1} inputmode="numeric" />
+              </div>
+              <div class="field">
+                <label for="policy-per-hour">Calls an hour, per agent</label>
+                <input id="policy-per-hour" type="number" min={1} step={1} inputmode="numeric" />
+              </div>
+              <div class="field">
+                <label for="policy-timeout">Timeout (ms)</label>
+                <input id="policy-timeout" type="number" min={1} max={900000} step={1} inputmode="numeric" />
+              </div>
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>Who may call it</legend>
+            <div class="field">
+              <label for="policy-roles">Allowed roles (names, separated by commas; empty: any)</label>
+              <input id="policy-roles" type="text" autocomplete="off" />
+            </div>
+            <div class="field">
+              <label for="policy-departments">Allowed departments (separated by commas; empty: any)</label>
+              <input id="policy-departments" type="text" autocomplete="off" />
+            </div>
+            <div class="field">
+              <label for="policy-min-level">Minimum level (empty: none)</label>
+              <input id="policy-min-level" type="number" min={0} step={1} inputmode="numeric" />
+            </div>
+          </fieldset>
+          <button type="submit" id="policy-save" class="button-primary">
+            Save policy
+          </button>
+        </form>
+      </article>
+    </>
+  ),
+  modules: () => (
+    <section aria-labelledby="modules-title">
+      <h1 id="modules-title">Modules</h1>
+      <p class="lead">Modules announce themselves on the event bus. Each one's last known state: loaded, unloaded, or rejected and why.</p>
+      <p id="load-status" class="message" role="status"></p>
+      <div class="table-wrap">
+        <table id="module-table" hidden>
+          <caption class="visually-hidden">Modules</caption>
+          <thead>
+            <tr>
+              <th scope="col">Module</th>
+              <th scope="col">Status</th>
+              <th scope="col">Version</th>
+              <th scope="col">Group</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody id="module-rows"></tbody>
+        </table>
+      </div>
+    </section>
+  ),
+};
