@@ -1,4 +1,5 @@
 import { MODULE_EVENTS_PATTERN } from "../packages/core/src/module/events";
+import { loadWebhookRules } from "../packages/core/src/events/rules";
 import { FUNCTION_DEFAULTS } from "./defaults";
 import { adminToken, moduleSecrets, moduleSecretsEnvironment, signingKey } from "./secret";
 import { table } from "./storage";
@@ -10,7 +11,8 @@ bus.subscribe(
   {
     ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/event/modules.handler",
-    link: [table, adminToken, signingKey, ...moduleSecrets],
+    // The bus too: a module that loads or unloads changes a group, and that is announced (group.changed).
+    link: [table, bus, adminToken, signingKey, ...moduleSecrets],
     environment: moduleSecretsEnvironment,
     timeout: "30 seconds",
   },
@@ -21,3 +23,20 @@ bus.subscribe(
     },
   },
 );
+
+/**
+ * Optional subscribers of toolgate's own events, the same rules `npm start` reads: TOOLGATE_EVENT_RULES at deploy
+ * (a JSON list, or the path of a file holding one). Each rule's matching events are POSTed to its webhook by a function.
+ */
+for (const rule of loadWebhookRules(process.env.TOOLGATE_EVENT_RULES)) {
+  bus.subscribe(
+    rule.name,
+    {
+      ...FUNCTION_DEFAULTS,
+      handler: "packages/functions/src/event/webhook.handler",
+      environment: { TOOLGATE_WEBHOOK_URL: rule.webhook },
+      timeout: "30 seconds",
+    },
+    { pattern: rule.pattern },
+  );
+}

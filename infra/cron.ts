@@ -1,3 +1,4 @@
+import { bus } from "./bus";
 import { FUNCTION_DEFAULTS } from "./defaults";
 import { table } from "./storage";
 
@@ -6,7 +7,8 @@ new sst.aws.CronV2("Cleanup", {
   function: {
     ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/cron/cleanup.handler",
-    link: [table],
+    // The bus: calls that lapse are settled here, and announced (call.settled).
+    link: [table, bus],
     timeout: "5 minutes",
   },
 });

@@ -6,6 +6,8 @@ import { performance } from "node:perf_hooks";
 import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
 import { Toolgate } from "@toolgate/core/toolgate";
+import { BusPublisher } from "@toolgate/core/events";
+import { eventBridgeApp } from "@toolgate/local/eventbridge";
 import { putGroupItem, writeCatalog } from "../../packages/core/src/dynamo/catalog";
 import { Group } from "@toolgate/core/group";
 import { groupsApp } from "@toolgate/functions/api/groups";
@@ -63,7 +65,14 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const dynamo: DynamoLocal = await startDynamoLocal({ log: () => {} });
   cleanups.push(() => dynamo.stop());
   const roundTrips = new RoundTrips();
+  // toolgate's events (call.settled on every call) go to a local PutEvents endpoint of their own, as to EventBridge on AWS.
+  const bus = serve({ fetch: eventBridgeApp({ rules: [] }).app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((ready) => (bus.listening ? ready() : bus.once("listening", () => ready())));
+  cleanups.push(() => new Promise<void>((done) => bus.close(() => done())));
+  const busEndpoint = `http://127.0.0.1:${(bus.address() as { port: number }).port}/eventbridge`;
   const toolgate = new Toolgate({
+    // TOOLGATE_BENCH_EVENTS=off: no bus, to see what publishing costs.
+    events: new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }) }),
     table: TABLE,
     endpoint: dynamo.endpoint,
     adminToken: ADMIN_TOKEN,

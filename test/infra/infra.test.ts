@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TABLE } from "../../packages/core/src/dynamo/table";
 import { MODULE_EVENTS_PATTERN } from "../../packages/core/src/module/events";
+import { APPROVALS_PATTERN } from "../../packages/core/src/events/types";
 import { ROUTES } from "../../packages/functions/src/routes";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -90,8 +91,12 @@ let outputs: Record<string, unknown>;
 /** A deploy that lets modules' MCP headers name one SST secret. */
 const MODULE_SECRET = "GithubToken";
 
+/** A deploy with one optional subscriber of toolgate's events: approvals POSTed to a webhook, as the README shows. */
+const APPROVALS_RULE = { name: "ApprovalsToChat", pattern: APPROVALS_PATTERN, webhook: "https://hooks.example.test/toolgate" };
+
 beforeAll(async () => {
   process.env.TOOLGATE_MODULE_SECRETS = ` ${MODULE_SECRET} `;
+  process.env.TOOLGATE_EVENT_RULES = JSON.stringify([APPROVALS_RULE]);
   Object.assign(globalThis, { sst: fakeSst, $config: (c: AppConfig) => c });
   // A computed specifier keeps tsc (root tsconfig) from following it into infra/, which needs SST's globals.
   const mod = (await import(pathToFileURL(join(ROOT, "sst.config.ts")).href)) as { default: AppConfig };
@@ -101,6 +106,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   delete process.env.TOOLGATE_MODULE_SECRETS;
+  delete process.env.TOOLGATE_EVENT_RULES;
 });
 
 function one(kind: string, name: string): Created {
@@ -170,19 +176,27 @@ describe("infra/storage.ts", () => {
 });
 
 describe("infra/bus.ts", () => {
-  it("bus - one ModuleEvents subscription with the shared pattern", () => {
+  it("bus - the ModuleEvents subscription with the shared pattern, then one per rule of TOOLGATE_EVENT_RULES", () => {
     one("sst.aws.Bus", "Bus");
-    expect(subscriptions.map((s) => s.name)).toEqual(["ModuleEvents"]);
+    expect(subscriptions.map((s) => s.name)).toEqual(["ModuleEvents", APPROVALS_RULE.name]);
     const [subscription] = subscriptions;
     expect(subscription!.args).toEqual({ pattern: MODULE_EVENTS_PATTERN });
     expect(subscription!.subscriber.handler).toBe("packages/functions/src/event/modules.handler");
   });
 
-  it("bus - the subscriber is linked to the table, both secrets and the modules' secrets, whose names it is told", () => {
+  it("bus - the subscriber is linked to the table, the bus (for group.changed), both secrets and the modules' secrets, whose names it is told", () => {
     const link = subscriptions[0]!.subscriber.link as unknown[];
     const linked = link.map((l) => (l as { name: string }).name).sort();
-    expect(linked).toEqual(["AdminToken", MODULE_SECRET, "SigningKey", "Table"].sort());
+    expect(linked).toEqual(["AdminToken", "Bus", MODULE_SECRET, "SigningKey", "Table"].sort());
     expect(subscriptions[0]!.subscriber.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET });
+  });
+
+  it("bus - a rule's subscriber POSTs the events its pattern matches to its webhook, and is linked to nothing", () => {
+    const rule = subscriptions.find((s) => s.name === APPROVALS_RULE.name)!;
+    expect(rule.args).toEqual({ pattern: APPROVALS_PATTERN });
+    expect(rule.subscriber.handler).toBe("packages/functions/src/event/webhook.handler");
+    expect(rule.subscriber.environment).toEqual({ TOOLGATE_WEBHOOK_URL: APPROVALS_RULE.webhook });
+    expect(rule.subscriber.link).toBeUndefined();
   });
 });
 
@@ -225,13 +239,13 @@ describe("infra/api.ts", () => {
     );
   });
 
-  it.each(Object.entries(API_FUNCTIONS))("%s function - node 24, 512 MB, linked to table, secrets and the modules' secrets", (group, name) => {
+  it.each(Object.entries(API_FUNCTIONS))("%s function - node 24, 512 MB, linked to table, bus, secrets and the modules' secrets", (group, name) => {
     const { args } = one("sst.aws.Function", name);
     expect(args.handler).toBe(`packages/functions/src/api/${group}.handler`);
     expect(args.runtime ?? "nodejs24.x").toBe("nodejs24.x");
     expect(args.memory).toBe("512 MB");
     const linked = (args.link as { name: string }[]).map((l) => l.name).sort();
-    expect(linked).toEqual(["AdminToken", MODULE_SECRET, "SigningKey", "Table"].sort());
+    expect(linked).toEqual(["AdminToken", "Bus", MODULE_SECRET, "SigningKey", "Table"].sort());
     expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET });
   });
 
@@ -243,12 +257,12 @@ describe("infra/api.ts", () => {
 });
 
 describe("infra/cron.ts", () => {
-  it("cleanup - hourly, linked to the table, time to finish", () => {
+  it("cleanup - hourly, linked to the table and the bus (lapsed calls are announced), time to finish", () => {
     const { args } = one("sst.aws.CronV2", "Cleanup");
     expect(args.schedule).toBe("rate(1 hour)");
     const fn = args.function as Args;
     expect(fn.handler).toBe("packages/functions/src/cron/cleanup.handler");
-    expect((fn.link as { name: string }[]).map((l) => l.name)).toEqual(["Table"]);
+    expect((fn.link as { name: string }[]).map((l) => l.name)).toEqual(["Table", "Bus"]);
     expect(seconds(fn.timeout)).toBeGreaterThanOrEqual(60);
   });
 });
@@ -261,13 +275,14 @@ describe("handlers", () => {
     return [...fromFunctions, ...fromSubscriptions, ...fromCrons].map(String);
   }
 
-  it("handlers - infra references the five handlers", () => {
+  it("handlers - infra references the five handlers, and the webhook one for a rule", () => {
     expect(referencedHandlers().sort()).toEqual([
       "packages/functions/src/api/execution.handler",
       "packages/functions/src/api/groups.handler",
       "packages/functions/src/api/roles.handler",
       "packages/functions/src/cron/cleanup.handler",
       "packages/functions/src/event/modules.handler",
+      "packages/functions/src/event/webhook.handler",
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { Resource } from "sst";
 import { DEFAULT_STORE_SETTINGS } from "./dynamo/client";
+import type { BusTarget } from "./events/publisher";
 import type { DbOptions } from "./dynamo/client";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
@@ -35,3 +36,14 @@ export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettin
   confirmationTimeoutMs: positiveNumber(env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
   clientResultTimeoutMs: positiveNumber(env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
 });
+
+/** The bus SST links (Resource.Bus), undefined where none is linked; locally TOOLGATE_EVENTS_ENDPOINT names the embedded PutEvents endpoint. */
+export function eventTarget(env: NodeJS.ProcessEnv = process.env): BusTarget | undefined {
+  let busName: string;
+  try {
+    busName = Resource.Bus.name;
+  } catch {
+    return undefined;
+  }
+  return { busName, ...(env.TOOLGATE_EVENTS_ENDPOINT ? { endpoint: env.TOOLGATE_EVENTS_ENDPOINT } : {}) };
+}

@@ -8,7 +8,9 @@ import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
 import { defaultSecrets, nativeTools } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
-import { guardSettings, mcpSettings, storeOptions } from "./environment";
+import { eventTarget, guardSettings, mcpSettings, storeOptions } from "./environment";
+import { BusPublisher, noEvents } from "./events/publisher";
+import type { EventPublisher } from "./events/publisher";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
 import { GuardStates } from "./guard/caches";
@@ -26,7 +28,9 @@ export type Config = GuardSettings & {
   signingKey: string;
 };
 
-export type ToolgateOptions = DbOptions & Partial<Config> & Pick<Config, "adminToken" | "signingKey"> & { mcp?: Partial<McpSettings> };
+export type ToolgateOptions = DbOptions &
+  Partial<Config> &
+  Pick<Config, "adminToken" | "signingKey"> & { mcp?: Partial<McpSettings>; events?: EventPublisher };
 
 /** The composition root: the storage boundary, the per-process caches, token signing and settings, wired once per process. */
 export class Toolgate {
@@ -43,13 +47,16 @@ export class Toolgate {
   readonly seal: ArgumentSeal;
   readonly health: StoreHealth;
   readonly mcp: McpSettings;
+  /** Where toolgate's own events go (the bus; none unless given). */
+  readonly events: EventPublisher;
   private readonly adminDigest: Buffer;
   private starting: Promise<void> | undefined;
 
   constructor(options: ToolgateOptions & { secrets?: SecretSource }) {
     if (options.adminToken.length < 16) throw new Error("The admin token must be at least 16 characters long.");
     this.db = createDb(options);
-    this.catalog = new Catalog(this.db);
+    this.events = options.events ?? noEvents;
+    this.catalog = new Catalog(this.db, this.events);
     this.tokens = new TokenSigner(options.signingKey);
     this.config = {
       ...DEFAULT_GUARD_SETTINGS,
@@ -64,12 +71,12 @@ export class Toolgate {
     this.mcp = { ...DEFAULT_MCP_SETTINGS, ...options.mcp };
     this.adminDigest = Agent.digest(options.adminToken);
     this.secrets = options.secrets ?? defaultSecrets();
-    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, now: () => this.now() });
+    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, events: this.events, now: () => this.now() });
   }
 
   get guard(): GuardDeps {
-    const { db, catalog, roles, agents, states, natives, secrets, config: settings, seal } = this;
-    return { db, catalog, roles, agents, states, natives, secrets, settings, seal };
+    const { db, catalog, roles, agents, states, natives, secrets, config: settings, seal, events } = this;
+    return { db, catalog, roles, agents, states, natives, secrets, settings, seal, events };
   }
 
   get auth(): Agent.AuthDeps {
@@ -91,7 +98,7 @@ export class Toolgate {
 
   /** Settles lapsed calls and deletes expired records. */
   cleanup(now = new Date()) {
-    return cleanup(this.db, now);
+    return cleanup(this.db, now, this.events);
   }
 
   /** Forgets everything cached and registers the built-ins again: for a store that lost its data (an in-memory DynamoDB Local restarted). */
@@ -118,6 +125,7 @@ export function toolgate(): Toolgate {
     ...storeOptions(),
     ...guardSettings(),
     mcp: mcpSettings(),
+    events: new BusPublisher({ target: eventTarget }),
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
   });

@@ -2,10 +2,14 @@ import { resolve, join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
+import { loadWebhookRules } from "@toolgate/core/events/rules";
+import type { WebhookRule } from "@toolgate/core/events/rules";
+import { postToWebhook } from "@toolgate/core/events/webhook";
 import { ROUTES } from "@toolgate/functions/routes";
 import { startDynamoLocal } from "./dynamo-local";
 import type { DynamoLocal } from "./dynamo-local";
 import { eventBridgeApp } from "./eventbridge";
+import type { EventRule } from "./eventbridge";
 import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
@@ -22,6 +26,8 @@ export type LocalOptions = {
   adminToken?: string;
   signingKey?: string;
   cleanupIntervalMs: number;
+  /** Subscribers of toolgate's events; by default from TOOLGATE_EVENT_RULES, else <dataDir>/rules.json. */
+  eventRules?: WebhookRule[];
   /** Starts the example module (TOOLGATE_EXAMPLE_MODULE=1) once toolgate answers. */
   exampleModule: boolean;
   log: (line: string) => void;
@@ -37,6 +43,10 @@ export type LocalStack = {
 };
 
 const TABLE_NAME = "toolgate";
+const LOCAL_BUS_NAME = "toolgate-local";
+
+/** A subscriber from the rules file: each matching event is POSTed to its webhook, retried by the bus like any delivery. */
+const webhookRule = (rule: WebhookRule): EventRule => ({ name: rule.name, pattern: rule.pattern, deliver: (event) => postToWebhook(rule.webhook, event) });
 
 /** Waits for the example module's module.loaded event to be applied (it is delivered after PutEvents answers). */
 async function untilLoaded(version: number, read: () => Promise<{ status: string; version: number; reason?: { message: string } }>, timeoutMs = 15_000) {
@@ -103,7 +113,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       SST_RESOURCE_AdminToken: JSON.stringify({ value: adminToken.value, type: "sst.sst.Secret" }),
       SST_RESOURCE_SigningKey: JSON.stringify({ value: signingKey.value, type: "sst.sst.Secret" }),
       TOOLGATE_DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SST_RESOURCE_Bus: JSON.stringify({ name: LOCAL_BUS_NAME, arn: `arn:aws:events:us-east-1:000000000000:event-bus/${LOCAL_BUS_NAME}`, type: "sst.aws.Bus" }),
     });
+    const webhooks = options.eventRules ?? loadWebhookRules(process.env.TOOLGATE_EVENT_RULES, dataDir && join(dataDir, "rules.json"));
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();
@@ -126,7 +138,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     ]);
 
     const bus = eventBridgeApp({
-      rules: [{ name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) }],
+      rules: [
+        { name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) },
+        ...webhooks.map(webhookRule),
+      ],
       log: options.log,
     });
     drain = bus.drain;
@@ -156,6 +171,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     timer.unref();
 
     const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+    // toolgate's own events go to this endpoint (read on their first publish), then to the rules above.
+    process.env.TOOLGATE_EVENTS_ENDPOINT = `${url}/eventbridge`;
+    for (const rule of webhooks) options.log(`events: rule ${rule.name} POSTs ${rule.pattern.detailType?.join(", ") ?? "matching events"} to ${new URL(rule.webhook).origin}`);
     if (options.exampleModule) {
       example = await startExampleModule(url);
       const Module = await import("@toolgate/core/module");

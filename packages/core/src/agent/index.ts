@@ -6,6 +6,9 @@ import { getAgent, insertAgent, listAgents, readAgent, replaceAgent } from "../d
 import type { AgentFilter } from "../dynamo/agents";
 import { markIndexesBackfilled } from "../dynamo/backfill";
 import { getRole } from "../dynamo/roles";
+import { agentSpawned, agentTerminated } from "../events/index";
+import { noEvents } from "../events/publisher";
+import type { EventPublisher } from "../events/publisher";
 import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
 import type { AgentCache } from "./cache";
@@ -23,7 +26,8 @@ export type IssuedAgent = { agent: Agent; token: string };
 
 const noRoleToBind = (roleId: string) => badRequest("role_not_found", `There is no role with id "${roleId}" to bind the agent to.`);
 
-export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, createdBy: string, now: string): Promise<IssuedAgent> {
+/** Creates an agent and announces it (agent.spawned) once stored; pass noEvents to announce it yourself, e.g. with its task. */
+export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, createdBy: string, now: string, events: EventPublisher = noEvents): Promise<IssuedAgent> {
   const role = await getRole(db, parsed.roleId);
   if (!role) throw noRoleToBind(parsed.roleId);
   const id = createId("agt");
@@ -39,7 +43,8 @@ export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, cr
     tokenVersion: 1,
   };
   if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, agent))) === "role_not_found") throw noRoleToBind(role.id);
-  return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }) };
+  const [token] = await Promise.all([tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }), events.publish(agentSpawned(agent))]);
+  return { agent, token };
 }
 
 export async function get(db: Db, id: string): Promise<Agent> {
@@ -63,9 +68,11 @@ async function changeActive(db: Db, id: string, change: (agent: Agent) => Agent,
   });
 }
 
-export function terminate(db: Db, id: string, now: string): Promise<Agent> {
+export async function terminate(db: Db, id: string, now: string, events: EventPublisher = noEvents): Promise<Agent> {
   if (id === ROOT_AGENT_ID) throw conflict("root_agent_fixed", "The root agent cannot be terminated.");
-  return changeActive(db, id, (agent) => ({ ...agent, status: "terminated", terminatedAt: now }), " already");
+  const agent = await changeActive(db, id, (current) => ({ ...current, status: "terminated", terminatedAt: now }), " already");
+  await events.publish(agentTerminated(agent));
+  return agent;
 }
 
 /** Issues a fresh token and revokes every earlier one. */

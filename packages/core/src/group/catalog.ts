@@ -1,4 +1,6 @@
 import type { Db } from "../dynamo/client";
+import { noEvents } from "../events/publisher";
+import type { EventPublisher } from "../events/publisher";
 import { readCatalogItems, readCatalogVersion } from "../dynamo/catalog";
 import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 import { RESERVED_GROUP_IDS } from "./builtin";
@@ -17,8 +19,11 @@ export class Catalog implements CatalogCache {
   private loading: Promise<CatalogSnapshot> | undefined;
   private readonly writer: CatalogWriter;
 
-  constructor(private readonly db: Db) {
-    this.writer = new CatalogWriter(db, this);
+  constructor(
+    private readonly db: Db,
+    events: EventPublisher = noEvents,
+  ) {
+    this.writer = new CatalogWriter(db, this, events);
   }
 
   async current(): Promise<ToolGroupManager> {

@@ -3,7 +3,10 @@ import { backoffMs } from "../contention";
 import { busy, ConditionFailedError, StoreUnavailableError } from "../error";
 import type { Db } from "../dynamo/client";
 import { itemBytes, itemKey, MAX_CATALOG_BYTES, MAX_CATALOG_ITEMS, writeCatalog } from "../dynamo/catalog";
-import type { CatalogItem } from "../dynamo/catalog";
+import type { CatalogEffect, CatalogItem } from "../dynamo/catalog";
+import { groupChanged } from "../events/index";
+import type { ToolgateEvent } from "../events/index";
+import type { EventPublisher } from "../events/publisher";
 import { evolve } from "./snapshot";
 import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 
@@ -24,6 +27,25 @@ type Round = "committed" | "lost" | "again";
 
 const effectsOf = (members: Member[]) => members.flatMap((member) => member.items.flatMap((item) => (item.effect ? [item.effect] : [])));
 
+/** group.changed for each group a committed transaction registered, replaced or removed; built-in groups are not announced. */
+export function groupEvents(before: CatalogSnapshot, effects: readonly CatalogEffect[], catalogVersion: number): ToolgateEvent[] {
+  return effects.flatMap((effect): ToolgateEvent[] => {
+    if (effect.kind === "put_group") {
+      const { group } = effect;
+      if (group.source === "builtin") return [];
+      const change = before.manager.getGroup(group.id) ? "updated" : "registered";
+      const tools = group.tools.map((tool) => tool.function.name);
+      return [groupChanged({ groupId: group.id, change, source: group.source, ...(group.module ? { module: group.module } : {}), tools, catalogVersion })];
+    }
+    if (effect.kind === "delete_group") {
+      const group = before.manager.getGroup(effect.groupId);
+      if (group?.source === "builtin") return [];
+      const origin = group ? { source: group.source, ...(group.module ? { module: group.module } : {}) } : {};
+      return [groupChanged({ groupId: effect.groupId, change: "unregistered", ...origin, tools: [], catalogVersion })];
+    }
+    return [];
+  });
+}
 /**
  * Writes this process's catalog changes in as few transactions as it can: changes waiting together are decided
  * one after another on the same snapshot (each sees the ones before it) and committed as one transaction behind
@@ -37,6 +59,7 @@ export class CatalogWriter {
   constructor(
     private readonly db: Db,
     private readonly catalog: CatalogCache,
+    private readonly events: EventPublisher,
   ) {}
 
   submit<T>(decide: Decide<T>): Promise<T> {
@@ -91,7 +114,9 @@ export class CatalogWriter {
       const next = evolve(snapshot, effectsOf(members), written.version);
       if (next) this.catalog.wrote(next);
       else this.catalog.invalidate();
-      for (const member of members) member.pending.resolve(member.result);
+      // Each change is answered once its events are out (publish never rejects); the next round does not wait for them.
+      const published = this.events.publish(...groupEvents(snapshot, effectsOf(members), written.version));
+      for (const member of members) void published.then(() => member.pending.resolve(member.result));
       return "committed";
     }
     if (written.kind === "refused") return this.refused(members, written.failed);

@@ -9,6 +9,7 @@ import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
+import { callSettled } from "../events/index";
 import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
@@ -65,7 +66,7 @@ export async function deny(deps: GuardDeps, callId: string, admin: string, now: 
   const { record } = await awaitingCall(deps, callId);
   const denied = transitions.denied(record, admin, now);
   await answer(deps, denied, alreadyAnswered);
-  await forgetPendingArguments(deps.db, callId);
+  await Promise.all([forgetPendingArguments(deps.db, callId), deps.events.publish(callSettled(denied.to))]);
   return denied.to;
 }
 
@@ -83,6 +84,6 @@ export async function reportResult(deps: GuardDeps, agentId: string, callId: str
   const { secrets } = redactArguments(pending?.agentId === agentId ? (pendingArguments(deps, pending) ?? {}) : {});
   const reported = transitions.reported(record, storedResult(result, secrets), now);
   await answer(deps, reported, notAwaitingResult);
-  if (pending) await forgetPendingArguments(deps.db, callId);
+  await Promise.all([pending ? forgetPendingArguments(deps.db, callId) : undefined, deps.events.publish(callSettled(reported.to))]);
   return reported.to;
 }

@@ -1,13 +1,14 @@
 import type { AgentCache } from "../agent/cache";
 import type { ArgumentSeal } from "../call/seal";
 import type { Db } from "../dynamo/client";
+import type { EventPublisher } from "../events/publisher";
 import type { Natives, SecretSource } from "../executor/index";
 import type { Catalog } from "../group/catalog";
 import type { RoleCache } from "../role/cache";
 import type { GuardStates } from "./caches";
 import type { GuardSettings } from "./settings";
 
-/** What the guard works with: the storage boundary, the per-process caches, the native tools, where secrets come from, settings and the argument seal. */
+/** What the guard works with: the storage boundary, the per-process caches, the native tools, where secrets come from, settings, the argument seal and where its events go. */
 export type GuardDeps = {
   db: Db;
   catalog: Catalog;
@@ -18,4 +19,5 @@ export type GuardDeps = {
   secrets: SecretSource;
   settings: GuardSettings;
   seal: ArgumentSeal;
+  events: EventPublisher;
 };

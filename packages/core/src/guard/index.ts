@@ -8,6 +8,7 @@ import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { keepPendingCall, putCall } from "../dynamo/calls";
+import { awaitingConfirmation, callSettled } from "../events/index";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
@@ -111,7 +112,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   let startWritten = false;
   const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments)): Promise<never> => {
     const record = transitions.refused({ ...base(stored.stored), group }, storedError(error, stored.secrets), new Date()).to;
-    await putCall(deps.db, record, expiresAt);
+    await Promise.all([putCall(deps.db, record, expiresAt), deps.events.publish(callSettled(record))]);
     throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
   };
 
@@ -187,7 +188,10 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         continue;
       }
       const { record, planned: admitted, secrets } = next;
-      if (record.status === "awaiting_confirmation") return { status: 202, body: { callId, status: record.status, tool: request.tool } };
+      if (record.status === "awaiting_confirmation") {
+        await deps.events.publish(awaitingConfirmation(record));
+        return { status: 202, body: { callId, status: record.status, tool: request.tool } };
+      }
       if (record.status === "authorized") return { status: 202, body: { callId, status: record.status, tool: request.tool, arguments: admitted.args } };
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };
     }

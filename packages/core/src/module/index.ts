@@ -3,7 +3,8 @@ import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
-import { storeOptions } from "../environment";
+import { eventTarget, storeOptions } from "../environment";
+import { BusPublisher } from "../events/publisher";
 import { defaultSecrets } from "../executor/secrets";
 import type { SecretSource } from "../executor/secrets";
 import { withTools } from "../group/import";
@@ -28,11 +29,11 @@ export type ModuleStore = { db: Db; catalog: Catalog; secrets?: SecretSource; re
 
 let linked: ModuleStore | undefined;
 
-/** The store SST links, for the module-event function alone: no tokens, roles or native tools are loaded. */
+/** The store (and the bus, for group.changed) SST links, for the module-event function alone: no tokens, roles or native tools are loaded. */
 export function linkedModuleStore(): ModuleStore {
   if (linked) return linked;
   const db = createDb(storeOptions());
-  const catalog = new Catalog(db);
+  const catalog = new Catalog(db, new BusPublisher({ target: eventTarget }));
   let builtins: Promise<unknown> | undefined;
   const ready = () =>
     (builtins ??= ensureBuiltins(db, catalog, new Date().toISOString()).catch((error: unknown) => {

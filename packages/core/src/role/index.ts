@@ -2,6 +2,9 @@ import { badRequest, conflict, notFound, ToolgateError } from "../error";
 import { AGAIN, uncontended, untilSettled } from "../contention";
 import { KeyedQueue } from "../queue";
 import type { Db } from "../dynamo/client";
+import { roleChanged } from "../events/index";
+import { noEvents } from "../events/publisher";
+import type { EventPublisher } from "../events/publisher";
 import { deleteRole, getRole, getRoleIdByName, insertRole, listRoles, replaceRole } from "../dynamo/roles";
 import type { Catalog } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
@@ -67,7 +70,7 @@ export const ALL_GROUPS_MESSAGE = "The role names no tool groups, so its agents 
 
 const allGroupsNotice = (role: Role) => (usesAllGroups(role) ? { notice: "default_all_tool_groups" as const } : {});
 
-export async function create(db: Db, catalog: Catalog, parsed: RoleInput, createdBy: string, now: string): Promise<RoleOutcome> {
+export async function create(db: Db, catalog: Catalog, parsed: RoleInput, createdBy: string, now: string, events: EventPublisher = noEvents): Promise<RoleOutcome> {
   const manager = await catalog.current();
   checkGroupsExist(parsed.toolGroups, manager);
   const role: Role = {
@@ -86,6 +89,7 @@ export async function create(db: Db, catalog: Catalog, parsed: RoleInput, create
   };
   checkPinnedTools(role, manager);
   if ((await uncontended(db.contentionDeadlineMs, () => insertRole(db, role))) === "name_taken") throw nameTaken(role.name);
+  await events.publish(roleChanged(role, "created", now));
   return { role: view(role, manager), ...allGroupsNotice(role) };
 }
 
@@ -126,8 +130,10 @@ export type RoleUpdate = { id: string; patch: RolePatch; ifMatch: number | undef
 /** Updates of one role made in this process wait for each other instead of racing. */
 const updates = new KeyedQueue();
 
-export function update(db: Db, catalog: Catalog, request: RoleUpdate): Promise<RoleOutcome> {
-  return updates.run(request.id, () => updateRole(db, catalog, request));
+export async function update(db: Db, catalog: Catalog, request: RoleUpdate, events: EventPublisher = noEvents): Promise<RoleOutcome> {
+  const outcome = await updates.run(request.id, () => updateRole(db, catalog, request));
+  await events.publish(roleChanged(outcome.role, "updated", request.now));
+  return outcome;
 }
 
 async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
@@ -179,14 +185,14 @@ const indexesPending = () =>
   );
 
 /** Deletes a role no active agent is bound to; the root role stays. */
-export function remove(db: Db, id: string): Promise<void> {
+export function remove(db: Db, id: string, events: EventPublisher = noEvents): Promise<void> {
   if (id === ROOT_ROLE_ID) throw conflict("root_role_fixed", "The root role cannot be deleted.");
   return updates.run(id, async () => {
     let current = await getRole(db, id);
     return untilSettled(db.contentionDeadlineMs, async () => {
       if (!current) throw roleNotFound(`with id "${id}"`);
       const deleted = await deleteRole(db, current);
-      if (deleted.kind === "ok") return undefined;
+      if (deleted.kind === "ok") return void (await events.publish(roleChanged(current, "deleted", new Date().toISOString())));
       if (deleted.kind === "in_use") throw roleInUse(id, deleted.activeAgents);
       if (deleted.kind === "indexes_pending") throw indexesPending();
       if (deleted.kind === "stale") current = deleted.current;

@@ -27,13 +27,13 @@ export const agents = new Hono<Env>()
   })
   .on(method(R.create), path(R.create), requireAdmin, json(Agent.AgentInput, "invalid_agent", "The agent"), async (c) => {
     const toolgate = c.get("toolgate");
-    const { agent, token } = await Agent.create(toolgate.db, toolgate.tokens, c.req.valid("json"), principalName(c.get("principal")), toolgate.now());
+    const { agent, token } = await Agent.create(toolgate.db, toolgate.tokens, c.req.valid("json"), principalName(c.get("principal")), toolgate.now(), toolgate.events);
     return c.json({ agent: Agent.publicAgent(agent), token }, 201);
   })
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => c.json(Agent.publicAgent(await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id")))))
   .on(method(R.terminate), path(R.terminate), requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");
-    return c.json(Agent.publicAgent(await Agent.terminate(toolgate.db, c.req.param("id"), toolgate.now())));
+    return c.json(Agent.publicAgent(await Agent.terminate(toolgate.db, c.req.param("id"), toolgate.now(), toolgate.events)));
   })
   .on(method(R.token), path(R.token), requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");

@@ -26,7 +26,7 @@ export const roles = new Hono<Env>()
   })
   .on(method(R.create), path(R.create), requireAdmin, json(Role.RoleInput, "invalid_role", "The role"), async (c) => {
     const toolgate = c.get("toolgate");
-    const outcome = await Role.create(toolgate.db, toolgate.catalog, c.req.valid("json"), principalName(c.get("principal")), toolgate.now());
+    const outcome = await Role.create(toolgate.db, toolgate.catalog, c.req.valid("json"), principalName(c.get("principal")), toolgate.now(), toolgate.events);
     const [role] = await viewsWithTokens(toolgate, [outcome.role]);
     return c.json(withNotice(role!, outcome.notice), 201, etag(outcome.role));
   })
@@ -43,11 +43,12 @@ export const roles = new Hono<Env>()
   .on(method(R.patch), path(R.patch), requireAdmin, json(Role.RolePatch, "invalid_role", "The role update"), async (c) => {
     const toolgate = c.get("toolgate");
     const request = { id: c.req.param("id"), patch: c.req.valid("json"), ifMatch: Role.parseIfMatch(c.req.header("if-match")), now: toolgate.now() };
-    const outcome = await Role.update(toolgate.db, toolgate.catalog, request);
+    const outcome = await Role.update(toolgate.db, toolgate.catalog, request, toolgate.events);
     const [role] = await viewsWithTokens(toolgate, [outcome.role]);
     return c.json(withNotice(role!, outcome.notice), 200, etag(outcome.role));
   })
   .on(method(R.remove), path(R.remove), requireAdmin, async (c) => {
-    await Role.remove(c.get("toolgate").db, c.req.param("id"));
+    const toolgate = c.get("toolgate");
+    await Role.remove(toolgate.db, c.req.param("id"), toolgate.events);
     return c.body(null, 204);
   });

@@ -6,6 +6,8 @@ import type { TokenSigner } from "../../agent/token";
 import type { RoleCache } from "../../role/cache";
 import * as Artifact from "../../artifact/index";
 import type { Db } from "../../dynamo/client";
+import { agentSpawned } from "../../events/index";
+import type { EventPublisher } from "../../events/publisher";
 import type { Catalog } from "../../group/catalog";
 import { builtinGroups } from "../../group/builtin";
 import { createId } from "../../id";
@@ -20,7 +22,7 @@ import { metaParameters, metaTool, SEARCH_TOOLS } from "../../search/meta-tools"
 import { searchVisible } from "../../search/visible";
 import type { ToolContext, ToolInfo, ToolResult } from "../../tool/tool";
 
-export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; now: () => string };
+export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; events: EventPublisher; now: () => string };
 
 const descriptionOf = (name: string) =>
   builtinGroups()
@@ -39,7 +41,7 @@ function native<Name extends BuiltinToolName>(name: Name, execute: (context: Too
 
 /** org_management, artifact and search_tools, run inside toolgate on behalf of the calling agent. */
 export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolInfo> {
-  const { db, catalog, roles, tokens, now } = services;
+  const { db, catalog, roles, tokens, events, now } = services;
   const registry = new Map<string, ToolInfo>();
   const register = (tool: ToolInfo) => registry.set(tool.name, tool);
   const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
@@ -59,13 +61,13 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
     native("create_role", async ({ input, sessionID }) => {
       await checkGrant(sessionID, { kind: "create_role", toolGroups: input.toolGroups ?? null });
       const role = parseOr(Role.RoleInput, input, "invalid_role", "The role");
-      return jsonResult((await Role.create(db, catalog, role, sessionID, now())).role);
+      return jsonResult((await Role.create(db, catalog, role, sessionID, now(), events)).role);
     }),
   );
   register(
     native("spawn_agent", async ({ input, sessionID }) => {
       await spawnable(sessionID, input.roleId);
-      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, "invalid_agent", "The agent"), sessionID, now());
+      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, "invalid_agent", "The agent"), sessionID, now(), events);
       return jsonResult({ agentId: agent.id, start: howItStarts(agent.id) });
     }),
   );
@@ -75,12 +77,13 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
       await spawnable(sessionID, input.roleId);
       const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, agentInput, "invalid_agent", "The agent"), sessionID, now());
       const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
+      await events.publish(agentSpawned(agent, { task, messageId: message.messageId }));
       return jsonResult({ agentId: agent.id, messageId: message.messageId, start: howItStarts(agent.id) });
     }),
   );
   register(
     native("terminate_agent", async ({ input }) => {
-      const agent = await Agent.terminate(db, input.agentId, now());
+      const agent = await Agent.terminate(db, input.agentId, now(), events);
       return jsonResult({ agentId: agent.id, status: agent.status });
     }),
   );

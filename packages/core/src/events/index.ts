@@ -1,0 +1,51 @@
+import type { Agent } from "../agent/schema";
+import type { CallRecord } from "../call/schema";
+import type { Role } from "../role/schema";
+import { SettledStatus } from "./schema";
+import type { GroupChanged, RoleChanged, ToolgateEvent } from "./schema";
+import { ToolgateEventType } from "./types";
+
+export * from "./schema";
+export * from "./types";
+export { BusPublisher, noEvents, RecordingPublisher } from "./publisher";
+export type { BusTarget, EventPublisher } from "./publisher";
+
+/** call.awaiting_confirmation for a call record just written as waiting; undefined for any other status. */
+export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefined {
+  if (record.status !== "awaiting_confirmation" || !record.deadline) return undefined;
+  const { callId, agentId, roleId, tool, group, startedAt, deadline } = record;
+  return {
+    type: ToolgateEventType.AwaitingConfirmation,
+    detail: { callId, agentId, roleId, tool, group, startedAt, deadline, approve: `/calls/${callId}/approve`, deny: `/calls/${callId}/deny` },
+  };
+}
+
+/** call.settled for a call record in an end status; undefined while it still waits. */
+export function callSettled(record: CallRecord): ToolgateEvent | undefined {
+  const status = SettledStatus.safeParse(record.status);
+  if (!status.success) return undefined;
+  const { callId, agentId, roleId, tool, group, startedAt } = record;
+  const finishedAt = record.finishedAt ?? new Date().toISOString();
+  const durationMs = record.durationMs ?? Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt));
+  return {
+    type: ToolgateEventType.CallSettled,
+    detail: { callId, agentId, roleId, tool, group, status: status.data, ...(record.error ? { errorCode: record.error.code } : {}), startedAt, finishedAt, durationMs },
+  };
+}
+
+export const agentSpawned = (agent: Agent, task?: { task: string; messageId: string }): ToolgateEvent => ({
+  type: ToolgateEventType.AgentSpawned,
+  detail: { agentId: agent.id, roleId: agent.roleId, name: agent.name, createdBy: agent.createdBy, createdAt: agent.createdAt, ...(task ?? {}) },
+});
+
+export const agentTerminated = (agent: Agent): ToolgateEvent => ({
+  type: ToolgateEventType.AgentTerminated,
+  detail: { agentId: agent.id, roleId: agent.roleId, name: agent.name, terminatedAt: agent.terminatedAt ?? new Date().toISOString() },
+});
+
+export const roleChanged = (role: Pick<Role, "id" | "name" | "version" | "toolGroups">, change: RoleChanged["change"], at: string): ToolgateEvent => ({
+  type: ToolgateEventType.RoleChanged,
+  detail: { roleId: role.id, name: role.name, change, version: role.version, toolGroups: role.toolGroups, at },
+});
+
+export const groupChanged = (detail: GroupChanged): ToolgateEvent => ({ type: ToolgateEventType.GroupChanged, detail });

@@ -1,0 +1,102 @@
+import * as z from "zod";
+import { CallStatus } from "../call/schema";
+import { ToolgateEventType } from "./types";
+
+/** A call that waits for an admin: who asked for which tool, and until when. Never its arguments. */
+export const AwaitingConfirmation = z.object({
+  callId: z.string(),
+  agentId: z.string(),
+  roleId: z.string(),
+  tool: z.string(),
+  group: z.string().nullable(),
+  startedAt: z.string(),
+  deadline: z.string(),
+  /** Where an admin answers it, relative to toolgate's URL. */
+  approve: z.string(),
+  deny: z.string(),
+});
+export type AwaitingConfirmation = z.infer<typeof AwaitingConfirmation>;
+
+export const SettledStatus = CallStatus.extract(["completed", "error", "timed_out", "denied", "expired", "refused"]);
+export type SettledStatus = z.infer<typeof SettledStatus>;
+
+/** A call that reached its end: which tool, how it ended and how long it took. Never its arguments or its result. */
+export const CallSettled = z.object({
+  callId: z.string(),
+  agentId: z.string(),
+  roleId: z.string(),
+  tool: z.string(),
+  group: z.string().nullable(),
+  status: SettledStatus,
+  /** The machine code of a refusal or failure (e.g. rate_limited, denied, tool_timeout); its message is left out. */
+  errorCode: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+});
+export type CallSettled = z.infer<typeof CallSettled>;
+
+/** A new agent, with the task it was spawned with (if any): what an agent runtime needs to start it. */
+export const AgentSpawned = z.object({
+  agentId: z.string(),
+  roleId: z.string(),
+  name: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  task: z.string().optional(),
+  /** The message that carries the task to the agent (GET /agents/:id/messages). */
+  messageId: z.string().optional(),
+});
+export type AgentSpawned = z.infer<typeof AgentSpawned>;
+
+export const AgentTerminated = z.object({
+  agentId: z.string(),
+  roleId: z.string(),
+  name: z.string(),
+  terminatedAt: z.string(),
+});
+export type AgentTerminated = z.infer<typeof AgentTerminated>;
+
+export const RoleChange = z.enum(["created", "updated", "deleted"]);
+
+export const RoleChanged = z.object({
+  roleId: z.string(),
+  name: z.string(),
+  change: RoleChange,
+  /** The role's version after the change (for deleted: the last one it had). */
+  version: z.number().int(),
+  /** null: every group. */
+  toolGroups: z.array(z.string()).nullable(),
+  at: z.string(),
+});
+export type RoleChanged = z.infer<typeof RoleChanged>;
+
+export const GroupChange = z.enum(["registered", "updated", "unregistered"]);
+
+export const GroupChanged = z.object({
+  groupId: z.string(),
+  change: GroupChange,
+  /** Who registered it: api or module (built-in groups registered at start are not announced). */
+  source: z.string().optional(),
+  module: z.string().optional(),
+  /** Its tools' names after the change (none once unregistered). */
+  tools: z.array(z.string()),
+  /** The catalog version the change committed at. */
+  catalogVersion: z.number().int(),
+});
+export type GroupChanged = z.infer<typeof GroupChanged>;
+
+/** Each detail type's schema: what a subscriber can rely on. */
+export const EVENT_DETAILS = {
+  [ToolgateEventType.AwaitingConfirmation]: AwaitingConfirmation,
+  [ToolgateEventType.CallSettled]: CallSettled,
+  [ToolgateEventType.AgentSpawned]: AgentSpawned,
+  [ToolgateEventType.AgentTerminated]: AgentTerminated,
+  [ToolgateEventType.RoleChanged]: RoleChanged,
+  [ToolgateEventType.GroupChanged]: GroupChanged,
+} as const;
+
+type Details = { [K in keyof typeof EVENT_DETAILS]: z.infer<(typeof EVENT_DETAILS)[K]> };
+
+/** One event as toolgate publishes it: its detail type and its detail. */
+export type ToolgateEvent = { [K in keyof Details]: { type: K; detail: Details[K] } }[keyof Details];
