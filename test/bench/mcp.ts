@@ -1,3 +1,4 @@
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -68,6 +69,46 @@ const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
 };
 
 /**
+ * The tools/call the v2 Client sends (same headers, same _meta), posted as plain JSON on one kept-alive socket: the
+ * Client's own cost is its call minus this one, to the same server.
+ */
+function posting(url: string, token: string) {
+  const target = new URL(url);
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const call: Caller = (i) =>
+    new Promise((done, fail) => {
+      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "bench_echo", arguments: { i, text: `mcp ${i}` }, _meta: meta } }));
+      const headers = {
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        "content-length": body.length,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "bench_echo",
+        authorization: `Bearer ${token}`,
+      };
+      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode !== 200 || JSON.parse(text).result?.isError) fail(new Error(`plain tools/call failed: ${res.statusCode} ${text}`));
+          else done(undefined);
+        });
+        res.on("error", fail);
+      });
+      req.on("error", fail);
+      req.end(body);
+    });
+  return { call, close: () => agent.destroy() };
+}
+
+/**
  * An MCP tools/call through toolgate against the same call through a filtering MCP proxy from npm (mcp-remote, driven
  * over stdio, in front of an MCP server that forwards to the same executor), each minus its direct path.
  */
@@ -83,6 +124,7 @@ export async function benchMcp(options: {
   note: Note;
 }) {
   const upstream = await startUpstream(options.executorUrl);
+  const plainToToolgate = posting(`${options.toolgateUrl}/mcp`, options.agentToken);
   const viaToolgate = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await viaToolgate.connect(
     new StreamableHTTPClientTransport(new URL(`${options.toolgateUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${options.agentToken}` } } }),
@@ -112,6 +154,7 @@ export async function benchMcp(options: {
       toolgateProxy: calling(viaToolgateProxy, "up_bench_echo"),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
+      plainToToolgate: plainToToolgate.call,
     });
     const overheadP50 = times.toolgate!.p50 - times.direct!.p50;
     const peerP50 = times.peer!.p50 - times.upstream!.p50;
@@ -122,6 +165,8 @@ export async function benchMcp(options: {
     options.out("peer_mcp_overhead_p50_ms", peerP50.toFixed(2));
     options.out("peer_mcp_overhead_p99_ms", (times.peer!.p99 - times.upstream!.p99).toFixed(2));
     options.out("mcp_overhead_minus_floor_vs_peer", ((overheadP50 - options.floorP50Ms) / peerP50).toFixed(2));
+    options.out("mcp_call_plain_overhead_p50_ms", (times.plainToToolgate!.p50 - times.direct!.p50).toFixed(2));
+    options.out("mcp_client_p50_ms", (times.toolgate!.p50 - times.plainToToolgate!.p50).toFixed(2));
     const proxyP50 = times.toolgateProxy!.p50 - times.upstream!.p50;
     options.out("mcp_upstream_call_p50_ms", times.upstream!.p50.toFixed(2));
     options.out("mcp_proxy_overhead_p50_ms", proxyP50.toFixed(2));
@@ -131,10 +176,13 @@ export async function benchMcp(options: {
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, the executor directly, ` +
         `mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to the same executor, toolgate's /mcp in front of ` +
         `that server (an mcp executor: mcp_proxy_*), and that server directly; ` +
-        `the floor subtracted is the guarded calls' DynamoDB floor p50 (${options.floorP50Ms.toFixed(2)} ms)`,
+        `the floor subtracted is the guarded calls' DynamoDB floor p50 (${options.floorP50Ms.toFixed(2)} ms); ` +
+        `mcp_call_plain_* is toolgate's /mcp driven by plain HTTP like the guarded calls, and mcp_client_* the v2 Client's own ` +
+        `cost on top of it (a diagnostic split: the ratio is unchanged, though the peer's legs both pay that cost and cancel it)`,
     );
   } finally {
     await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close()]);
+    plainToToolgate.close();
     await upstream.close();
   }
 }
