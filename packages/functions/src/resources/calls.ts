@@ -13,6 +13,7 @@ const R = API.execution.calls;
 export const calls = new Hono<Env>()
   .on(method(R.call), path(R.call), requireSelfCached, json(Call.CallRequest, "invalid_request", "The call", { depthJudgedByGuard: true }), async (c) => {
     const { status, body } = await guardedCall(c.get("toolgate").guard, c.get("agent"), c.req.valid("json"));
+    c.set("callId", body.callId);
     return c.json(body, status);
   })
   .on(method(R.history), path(R.history), requireAdminOrSelf, query(Call.CallHistoryQuery), async (c) => {
