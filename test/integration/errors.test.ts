@@ -73,7 +73,7 @@ test("unknown routes - 404 not_found with a message, from the router and from ea
     ["GET", "/nope"],
     ["GET", "/groups/a/b/c"],
     ["POST", "/groups"],
-    ["DELETE", "/roles/x"],
+    ["PUT", "/roles/x"],
   ] as const) {
     const response = await request(method, path);
     expect(response.status, `${method} ${path}`).toBe(404);
