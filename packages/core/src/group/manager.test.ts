@@ -187,8 +187,8 @@ test("findTool - returns the owning group and the full definition with its polic
 test("listGroups - summarises each group with its tool count and names", () => {
   const manager = managerWith(group("files", ["read_it", "write_it"]), group("chrome", ["open_tab"]));
   expect(manager.listGroups()).toEqual([
-    { id: "chrome", description: "The chrome group.", toolCount: 1, tools: ["open_tab"], reserved: false, source: "api", updatedAt: NOW },
-    { id: "files", description: "The files group.", toolCount: 2, tools: ["read_it", "write_it"], reserved: false, source: "api", updatedAt: NOW },
+    { id: "chrome", description: "The chrome group.", toolCount: 1, tools: ["open_tab"], reserved: false, source: "api", executor: null, updatedAt: NOW },
+    { id: "files", description: "The files group.", toolCount: 2, tools: ["read_it", "write_it"], reserved: false, source: "api", executor: null, updatedAt: NOW },
   ]);
 });
 
