@@ -7,6 +7,7 @@ import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { BusPublisher } from "@toolgate/core/events";
+import type { EventPublisher } from "@toolgate/core/events";
 import { eventBridgeApp } from "@toolgate/local/eventbridge";
 import { putGroupItem, writeCatalog } from "../../packages/core/src/dynamo/catalog";
 import { Group } from "@toolgate/core/group";
@@ -51,6 +52,23 @@ const TABLE = "toolgate_bench";
 const out = (name: string, value: string | number) => console.log(`${name}=${value}`);
 const note = (text: string) => console.error(`# ${text}`);
 
+/** Counts the events toolgate publishes, to price them. */
+class CountingPublisher implements EventPublisher {
+  count = 0;
+  constructor(private readonly inner: EventPublisher) {}
+  publish(...events: Parameters<EventPublisher["publish"]>) {
+    this.count += events.filter((event) => event !== undefined).length;
+    return this.inner.publish(...events);
+  }
+}
+
+/** How many events one more run of a request publishes. */
+async function eventsOf(events: CountingPublisher, request: () => Promise<unknown>) {
+  const before = events.count;
+  await request();
+  return events.count - before;
+}
+
 type Stack = { url: string; toolgate: Toolgate; roundTrips: RoundTrips; recorder: DynamoRecorder; serverMs: number[] };
 
 async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
@@ -70,9 +88,12 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   await new Promise<void>((ready) => (bus.listening ? ready() : bus.once("listening", () => ready())));
   cleanups.push(() => new Promise<void>((done) => bus.close(() => done())));
   const busEndpoint = `http://127.0.0.1:${(bus.address() as { port: number }).port}/eventbridge`;
+  // TOOLGATE_BENCH_EVENTS=off: no bus, to see what publishing costs.
+  const events = new CountingPublisher(
+    new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }) }),
+  );
   const toolgate = new Toolgate({
-    // TOOLGATE_BENCH_EVENTS=off: no bus, to see what publishing costs.
-    events: new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }) }),
+    events,
     table: TABLE,
     endpoint: dynamo.endpoint,
     adminToken: ADMIN_TOKEN,
@@ -218,7 +239,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
       `("+" = concurrent), writes moved to FLOOR# partitions (${await floor.removeItems()} floor items removed after)`,
   );
   out("dynamodb_capacity_units_per_call", mean(perCallCapacity).toFixed(2));
-  const callUnits = await estimateCall(reader, recorder, guarded);
+  const callUnits = { ...(await estimateCall(reader, recorder, guarded)), events: await eventsOf(events, guarded) };
+  out("events_per_call", callUnits.events);
   out("dynamodb_write_units_per_call_aws", callUnits.writeUnits);
   out("dynamodb_read_units_per_call_aws", callUnits.readUnits);
   note(
@@ -247,19 +269,20 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("visible_tools_count", visible.count);
   out("visible_tools_round_trips_per_request", visible.tripsPerRequest.toFixed(2));
   out("dynamodb_capacity_units_per_visible_tools_read", visible.capacityPerRequest.toFixed(2));
-  const readUnits = await estimateCall(reader, recorder, () => api.timed("GET", `/agents/${agent.id}/tools`, 200, { token }));
+  const readTools = () => api.timed("GET", `/agents/${agent.id}/tools`, 200, { token });
+  const readUnits = { ...(await estimateCall(reader, recorder, readTools)), events: await eventsOf(events, readTools) };
   out("dynamodb_write_units_per_visible_tools_read_aws", readUnits.writeUnits);
   out("dynamodb_read_units_per_visible_tools_read_aws", readUnits.readUnits);
   note(`AWS units of a warm visible-tools read: ${readUnits.breakdown}`);
   const printDollars = (name: string, cost: Dollars) => {
     out(name, dollars(cost.total));
-    for (const part of ["dynamodb", "lambda", "api"] as const) out(`${name}_${part}`, dollars(cost[part]));
+    for (const part of ["dynamodb", "lambda", "api", "events"] as const) out(`${name}_${part}`, dollars(cost[part]));
   };
   printDollars("dollars_per_million_calls", dollarsPerMillion({ ...callUnits, appMs: guardedAppMs }));
   printDollars("dollars_per_million_visible_tools_reads", dollarsPerMillion({ ...readUnits, appMs: visible.appMs }));
   out("peer_dollars_per_million_calls", dollars(PEER_DOLLARS_PER_MILLION_CALLS));
   note(
-    `dollars: AWS on-demand, us-east-1; DynamoDB from the _aws units; Lambda ${apiFunctionMemoryMb()} MB ${FUNCTION_DEFAULTS.architecture} billed for the time in the app rounded up to 1 ms ` +
+    `dollars: AWS on-demand, us-east-1; DynamoDB from the _aws units; EventBridge $1 per million events published (events_per_call); Lambda ${apiFunctionMemoryMb()} MB ${FUNCTION_DEFAULTS.architecture} billed for the time in the app rounded up to 1 ms ` +
       `(mean ${mean(guardedAppMs.map(Math.ceil)).toFixed(1)} ms per call, ${mean(visible.appMs.map(Math.ceil)).toFixed(1)} ms per read, ` +
       `DynamoDB Local's latency standing in for DynamoDB's); peer: AgentCore Gateway at $0.005 per 1,000 tool invocations`,
   );

@@ -112,7 +112,7 @@ test("backfill - agents and waiting calls stored before the indexes are listed a
     new UpdateCommand({
       TableName: db.table,
       Key: callKey,
-      UpdateExpression: "SET gsi1pk = :running REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk",
+      UpdateExpression: "SET gsi1pk = :running",
       ExpressionAttributeValues: { ":running": String(call!.gsi1pk).replace("AWAITING#", "RUNNING#") },
     }),
   );

@@ -5,7 +5,7 @@ import { ROOT_ROLE_ID } from "../role/schema";
 import { countInRole } from "./agents";
 import { waitingIndexFor } from "./calls";
 import type { Db } from "./client";
-import { agentIndexes, callIndexes, Keys } from "./keys";
+import { agentIndexes, Keys, RUNNING_PREFIX } from "./keys";
 import type { Item } from "./query";
 import { attempt } from "./write";
 
@@ -25,8 +25,10 @@ async function* unindexedItems(db: Db): AsyncGenerator<Item[]> {
     const page = await db.doc.send(
       new ScanCommand({
         TableName: db.table,
-        FilterExpression: "(sk = :agent OR begins_with(sk, :call)) AND attribute_not_exists(gsi2pk)",
-        ExpressionAttributeValues: { ":agent": "AGENT", ":call": "CALL#" },
+        FilterExpression:
+          "(sk = :agent AND attribute_not_exists(gsi2pk)) OR (begins_with(sk, :call) AND #call.#status = :awaiting AND begins_with(gsi1pk, :running))",
+        ExpressionAttributeNames: { "#call": "call", "#status": "status" },
+        ExpressionAttributeValues: { ":agent": "AGENT", ":call": "CALL#", ":awaiting": "awaiting_confirmation", ":running": RUNNING_PREFIX },
         ExclusiveStartKey: cursor,
       }),
     );
@@ -65,18 +67,18 @@ async function indexAgent(db: Db, agent: Agent) {
   );
 }
 
-/** Indexes a call stored earlier (one awaiting an answer moves to the approval queue's shards); a no-op if it changed since. */
+/** Moves a call stored earlier that awaits an answer to the approval queue's shards; a no-op if it changed since. */
 async function indexCall(db: Db, item: Item, call: CallRecord) {
-  const set = setting({ ...callIndexes(call), ...waitingIndexFor(call, String(item.pk)) });
+  const set = setting({ ...waitingIndexFor(call, String(item.pk)) });
   return attempt(() =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: { pk: item.pk, sk: item.sk },
         UpdateExpression: `SET ${set.expression}`,
-        ConditionExpression: "attribute_not_exists(gsi2pk) AND #call.#status = :status",
+        ConditionExpression: "#call.#status = :status AND begins_with(gsi1pk, :running)",
         ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-        ExpressionAttributeValues: { ...set.values, ":status": call.status },
+        ExpressionAttributeValues: { ...set.values, ":status": call.status, ":running": RUNNING_PREFIX },
       }),
     ),
   );

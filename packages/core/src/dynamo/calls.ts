@@ -2,10 +2,11 @@ import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
 import type { Db } from "./client";
-import { AWAITING_PREFIX, callIndexes, callsOfTool, callsWithStatus, Keys, RUNNING_PREFIX, runningIndex, shardsOf } from "./keys";
+import { AWAITING_PREFIX, Keys, RUNNING_PREFIX, runningIndex, shardsOf } from "./keys";
 import { mergedPage } from "./merged-page";
 import type { Source } from "./merged-page";
 import { queryPartitionPage } from "./query";
+import type { PartitionFilter } from "./query";
 import { attempt } from "./write";
 
 const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation", "authorized"]);
@@ -24,7 +25,7 @@ export const waitingIndexFor = (record: CallRecord, pk: string) =>
 
 export const callItem = (record: CallRecord, expiresAt: number) => {
   const key = Keys.call(record.agentId, record.callId);
-  return { ...key, ...waitingIndexFor(record, key.pk), ...callIndexes(record), expiresAt, call: record };
+  return { ...key, ...waitingIndexFor(record, key.pk), expiresAt, call: record };
 };
 
 export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallRecord | undefined } | { kind: "contention" };
@@ -33,7 +34,6 @@ export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallR
 export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
   const key = Keys.call(to.agentId, to.callId);
   const index = waitingIndexFor(to, key.pk);
-  const listed = callIndexes(to);
   const outcome = await attempt(() =>
     from === null
       ? db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(to, expiresAt), ConditionExpression: "attribute_not_exists(pk)" }))
@@ -42,8 +42,8 @@ export async function applyTransition(db: Db, { from, to }: Transition, expiresA
             TableName: db.table,
             Key: key,
             UpdateExpression: index
-              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk, gsi3sk = :gsi3sk"
-              : "SET #call = :call, expiresAt = :expiresAt, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, gsi3pk = :gsi3pk, gsi3sk = :gsi3sk REMOVE gsi1pk, gsi1sk",
+              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk"
+              : "SET #call = :call, expiresAt = :expiresAt REMOVE gsi1pk, gsi1sk",
             ConditionExpression: "#call.#status = :from",
             ExpressionAttributeNames: { "#call": "call", "#status": "status" },
             ExpressionAttributeValues: {
@@ -51,7 +51,6 @@ export async function applyTransition(db: Db, { from, to }: Transition, expiresA
               ":from": from,
               ":expiresAt": expiresAt,
               ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}),
-              ...Object.fromEntries(Object.entries(listed).map(([name, value]) => [`:${name}`, value])),
             },
             ReturnValuesOnConditionCheckFailure: "ALL_OLD",
           }),
@@ -74,20 +73,25 @@ export async function getCall(db: Db, agentId: string, callId: string): Promise<
 
 export type CallFilter = { status?: CallRecord["status"] | undefined; tool?: string | undefined };
 
-/** A tool's calls filtered by status: the tool's partition is the narrower one, so the status is a filter there. */
-function filteredSource(agentId: string, { status, tool }: CallFilter): Source {
-  if (tool === undefined) return { index: "gsi2", pk: callsWithStatus(agentId, status!) };
-  const pk = callsOfTool(agentId, tool);
-  if (status === undefined) return { index: "gsi3", pk };
-  return { index: "gsi3", pk, filter: { expression: "#call.#status = :status", names: { "#call": "call", "#status": "status" }, values: { ":status": status } } };
+/** The status and tool a page of an agent's calls must have, as a filter on its partition's query. */
+function callFilter({ status, tool }: CallFilter): PartitionFilter | undefined {
+  const conditions = [...(status !== undefined ? ["#call.#status = :status"] : []), ...(tool !== undefined ? ["#call.#tool = :tool"] : [])];
+  if (conditions.length === 0) return undefined;
+  return {
+    expression: conditions.join(" AND "),
+    names: { "#call": "call", ...(status !== undefined ? { "#status": "status" } : {}), ...(tool !== undefined ? { "#tool": "tool" } : {}) },
+    values: { ...(status !== undefined ? { ":status": status } : {}), ...(tool !== undefined ? { ":tool": tool } : {}) },
+  };
 }
 
-/** An agent's calls newest first: all of them from its partition, or by status and tool through their indexes. */
+/**
+ * An agent's calls newest first, from its own partition, filtered by status and tool there. Calls are not indexed by
+ * status or tool: every call would pay those index writes (about five write units), while filters are an operator's
+ * occasional read.
+ */
 export async function listCalls(db: Db, agentId: string, filter: CallFilter, limit: number, cursor: string | undefined) {
-  const page =
-    filter.status === undefined && filter.tool === undefined
-      ? await queryPartitionPage(db, { pk: Keys.call(agentId, "").pk, skPrefix: "CALL#", newestFirst: true }, limit, cursor)
-      : await mergedPage(db, [filteredSource(agentId, filter)], "descending", limit, cursor);
+  const partition = { pk: Keys.call(agentId, "").pk, skPrefix: "CALL#", newestFirst: true };
+  const page = await queryPartitionPage(db, partition, limit, cursor, callFilter(filter));
   if (page === "invalid_cursor") return page;
   const calls = page.items.map((item) => CallRecord.parse(item.call));
   return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };

@@ -65,12 +65,3 @@ export const agentIndexes = (agent: { id: string; roleId: string; status: string
 export const agentsByStatus = (status: string) => `AGENTS#${status}`;
 export const agentsOfRole = (roleId: string, status: string) => `ROLEAGENTS#${roleId}#${status}`;
 
-/** An agent's calls by status (gsi2) and by tool (gsi3), newest first by their time-ordered ids. */
-export const callIndexes = (call: { agentId: string; callId: string; status: string; tool: string }) => ({
-  gsi2pk: callsWithStatus(call.agentId, call.status),
-  gsi2sk: call.callId,
-  gsi3pk: callsOfTool(call.agentId, call.tool),
-  gsi3sk: call.callId,
-});
-export const callsWithStatus = (agentId: string, status: string) => `CALLS#${agentId}#${status}`;
-export const callsOfTool = (agentId: string, tool: string) => `CALLS#${agentId}#TOOL#${tool}`;

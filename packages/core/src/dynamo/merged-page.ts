@@ -3,7 +3,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { Db } from "./client";
 import type { Item, Page } from "./query";
 
-export type IndexName = "gsi1" | "gsi2" | "gsi3";
+export type IndexName = "gsi1" | "gsi2";
 
 /** One index partition read in sort-key order; `filter` only where the page reads a single partition (see mergedPage). */
 export type Source = {
