@@ -1,7 +1,8 @@
-import { access, mkdir } from "node:fs/promises";
+import { access, mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { LocalProcess } from "../support/local-process";
 
 const CHROMIUM = "/usr/bin/chromium";
 export const RESULTS_DIR = resolve(import.meta.dirname, "../../test-results");
@@ -61,4 +62,15 @@ export async function withPage(
   } finally {
     await context.close();
   }
+}
+
+/** Closes the browser, stops `npm start` (killed if SIGTERM has not ended it in 15 s) and removes its data. */
+export async function tearDown(browser: Browser | undefined, stack: LocalProcess | undefined, dataDir: string | undefined) {
+  await browser?.close();
+  if (stack) {
+    const killer = setTimeout(() => stack.child.kill("SIGKILL"), 15_000);
+    await stack.stop("SIGTERM");
+    clearTimeout(killer);
+  }
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }

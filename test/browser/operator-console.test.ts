@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { publishModuleEvent } from "../support/events";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, withPage } from "./browser";
+import { launchChromium, RESULTS_DIR, tearDown, withPage } from "./browser";
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}, policy?: Record<string, unknown>) => ({
   type: "function",
@@ -75,15 +75,7 @@ describe("operator console in Chromium", () => {
     writerRole = (await http<Role>("POST", "/roles", { name: "writer", rolePrompt: "Write things down.", toolGroups: ["artifact", "deploy"] })).body;
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    if (stack) {
-      const killer = setTimeout(() => stack.child.kill("SIGKILL"), 15_000);
-      await stack.stop("SIGTERM");
-      clearTimeout(killer);
-    }
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown(browser, stack, dataDir));
 
   const consoleTest = (name: string, body: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) =>
     test(name, () => withPage(browser, name, body, viewport), 120_000);

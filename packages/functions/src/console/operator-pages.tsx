@@ -17,6 +17,23 @@ const Back = ({ href, text }: { href: string; text: string }) => (
   </p>
 );
 
+/** A list shown as a table (a stack of blocks on a phone), its rows filled in by the client script. */
+const DataTable = ({ id, caption, columns, hidden }: { id: string; caption: string; columns: string[]; hidden?: boolean }) => (
+  <div class="table-wrap">
+    <table id={`${id}-table`} hidden={hidden}>
+      <caption class="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col">{column}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody id={`${id}-rows`}></tbody>
+    </table>
+  </div>
+);
+
 const TokenPanel = () => <section id="token-panel" class="panel token-panel" aria-labelledby="token-title" hidden></section>;
 
 /** The skeletons of the operator's pages: headings, forms and empty lists that the client script fills from the API. */
@@ -59,23 +76,7 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         </div>
       </form>
       <p id="load-status" class="message" role="status"></p>
-      <div class="table-wrap">
-        <table id="agent-table" hidden>
-          <caption class="visually-hidden">Agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Department</th>
-              <th scope="col">Level</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody id="agent-rows"></tbody>
-        </table>
-      </div>
+      <DataTable id="agent" caption="Agents" columns={["Name", "Id", "Role", "Status", "Department", "Level", "Created"]} hidden />
       <button type="button" id="more-agents" hidden>
         Load more agents
       </button>
@@ -172,21 +173,7 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         <p id="tool-count" class="hint" aria-live="polite"></p>
       </form>
       <p id="load-status" class="message" role="status"></p>
-      <div class="table-wrap">
-        <table id="tool-table">
-          <caption class="visually-hidden">Tools</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Group</th>
-              <th scope="col">Executor</th>
-              <th scope="col">Policy</th>
-              <th scope="col">Context</th>
-            </tr>
-          </thead>
-          <tbody id="tool-rows"></tbody>
-        </table>
-      </div>
+      <DataTable id="tool" caption="Tools" columns={["Tool", "Group", "Executor", "Policy", "Context"]} />
     </section>
   ),
   tool: (href) => (
@@ -261,22 +248,7 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
       <h1 id="modules-title">Modules</h1>
       <p class="lead">Modules announce themselves on the event bus. Each one's last known state: loaded, unloaded, or rejected and why.</p>
       <p id="load-status" class="message" role="status"></p>
-      <div class="table-wrap">
-        <table id="module-table" hidden>
-          <caption class="visually-hidden">Modules</caption>
-          <thead>
-            <tr>
-              <th scope="col">Module</th>
-              <th scope="col">Status</th>
-              <th scope="col">Version</th>
-              <th scope="col">Group</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody id="module-rows"></tbody>
-        </table>
-      </div>
+      <DataTable id="module" caption="Modules" columns={["Module", "Status", "Version", "Group", "Reason", "Updated"]} hidden />
     </section>
   ),
 };

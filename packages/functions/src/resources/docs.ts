@@ -5,9 +5,10 @@ import { method, path } from "../http/route";
 
 const R = API.roles.docs;
 
-let loading: Promise<typeof import("../openapi/served")> | undefined;
 /** The document is built from every function's app on first use, not at a cold start. */
-const served = () => (loading ??= import("../openapi/served"));
+const load = () => import("../openapi/served");
+let loading: ReturnType<typeof load> | undefined;
+const served = () => (loading ??= load());
 
 export const docs = new Hono<Env>()
   .on(method(R.openapi), path(R.openapi), async (c) => c.json((await served()).servedDocument, 200, { "Cache-Control": "no-cache" }))
