@@ -24,6 +24,13 @@ bus.subscribe(
   },
 );
 
+// call.settled for every call, published from the table's stream after the write commits, never on the call's path.
+table.subscribe(
+  "CallEvents",
+  { ...FUNCTION_DEFAULTS, handler: "packages/functions/src/event/calls.handler", link: [bus], timeout: "30 seconds" },
+  { filters: [{ dynamodb: { Keys: { sk: { S: [{ prefix: "CALL#" }] } } } }] },
+);
+
 /**
  * Optional subscribers of toolgate's own events, the same rules `npm start` reads: TOOLGATE_EVENT_RULES at deploy
  * (a JSON list, or the path of a file holding one). Each rule's matching events are POSTed to its webhook by a function.

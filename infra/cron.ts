@@ -1,4 +1,3 @@
-import { bus } from "./bus";
 import { FUNCTION_DEFAULTS } from "./defaults";
 import { table } from "./storage";
 
@@ -7,8 +6,8 @@ new sst.aws.CronV2("Cleanup", {
   function: {
     ...FUNCTION_DEFAULTS,
     handler: "packages/functions/src/cron/cleanup.handler",
-    // The bus: calls that lapse are settled here, and announced (call.settled).
-    link: [table, bus],
+    // The calls it settles are announced from the table's stream (call.settled), not from here.
+    link: [table],
     timeout: "5 minutes",
   },
 });

@@ -5,4 +5,5 @@ export const table = new sst.aws.Dynamo("Table", {
   primaryIndex: TABLE.primaryIndex,
   globalIndexes: TABLE.globalIndexes,
   ttl: TABLE.ttl,
+  stream: TABLE.stream,
 });

@@ -35,6 +35,7 @@ interface Route {
 const created: Created[] = [];
 const routes: Route[] = [];
 const subscriptions: Subscription[] = [];
+const streamSubscriptions: Subscription[] = [];
 
 function component(kind: string) {
   return class {
@@ -63,6 +64,12 @@ class FakeApi extends component("sst.aws.ApiGatewayV2") {
   }
 }
 
+class FakeDynamo extends component("sst.aws.Dynamo") {
+  subscribe(name: string, subscriber: Args, args: Args = {}) {
+    streamSubscriptions.push({ name, subscriber, args });
+  }
+}
+
 class FakeBus extends component("sst.aws.Bus") {
   subscribe(name: string, subscriber: Args, args: Args = {}) {
     subscriptions.push({ name, subscriber, args });
@@ -72,7 +79,7 @@ class FakeBus extends component("sst.aws.Bus") {
 const fakeSst = {
   Secret: component("sst.sst.Secret"),
   aws: {
-    Dynamo: component("sst.aws.Dynamo"),
+    Dynamo: FakeDynamo,
     Bus: FakeBus,
     ApiGatewayV2: FakeApi,
     Function: FakeFunction,
@@ -169,6 +176,15 @@ describe("infra/storage.ts", () => {
     expect(one("sst.aws.Dynamo", "Table").args).toEqual({ ...TABLE });
   });
 
+  it("table - its stream (new and old images) feeds one subscriber that publishes call.settled, for call items only, linked to the bus alone", () => {
+    expect(TABLE.stream).toBe("new-and-old-images");
+    expect(streamSubscriptions.map((s) => s.name)).toEqual(["CallEvents"]);
+    const [calls] = streamSubscriptions;
+    expect(calls!.subscriber.handler).toBe("packages/functions/src/event/calls.handler");
+    expect((calls!.subscriber.link as { name: string }[]).map((l) => l.name)).toEqual(["Bus"]);
+    expect(calls!.args.filters).toEqual([{ dynamodb: { Keys: { sk: { S: [{ prefix: "CALL#" }] } } } }]);
+  });
+
   it("table - every index key is a declared field", () => {
     const keys = [TABLE.primaryIndex, ...Object.values(TABLE.globalIndexes)].flatMap((i) => [i.hashKey, i.rangeKey]);
     for (const key of keys) expect(Object.keys(TABLE.fields)).toContain(key);
@@ -257,12 +273,12 @@ describe("infra/api.ts", () => {
 });
 
 describe("infra/cron.ts", () => {
-  it("cleanup - hourly, linked to the table and the bus (lapsed calls are announced), time to finish", () => {
+  it("cleanup - hourly, linked to the table alone (the calls it settles are announced from the table's stream), time to finish", () => {
     const { args } = one("sst.aws.CronV2", "Cleanup");
     expect(args.schedule).toBe("rate(1 hour)");
     const fn = args.function as Args;
     expect(fn.handler).toBe("packages/functions/src/cron/cleanup.handler");
-    expect((fn.link as { name: string }[]).map((l) => l.name)).toEqual(["Table", "Bus"]);
+    expect((fn.link as { name: string }[]).map((l) => l.name)).toEqual(["Table"]);
     expect(seconds(fn.timeout)).toBeGreaterThanOrEqual(60);
   });
 });
@@ -270,17 +286,18 @@ describe("infra/cron.ts", () => {
 describe("handlers", () => {
   function referencedHandlers(): string[] {
     const fromFunctions = created.filter((c) => c.kind === "sst.aws.Function").map((c) => c.args.handler);
-    const fromSubscriptions = subscriptions.map((s) => s.subscriber.handler);
+    const fromSubscriptions = [...subscriptions, ...streamSubscriptions].map((s) => s.subscriber.handler);
     const fromCrons = created.filter((c) => c.kind === "sst.aws.CronV2").map((c) => (c.args.function as Args).handler);
     return [...fromFunctions, ...fromSubscriptions, ...fromCrons].map(String);
   }
 
-  it("handlers - infra references the five handlers, and the webhook one for a rule", () => {
+  it("handlers - infra references the six handlers, and the webhook one for a rule", () => {
     expect(referencedHandlers().sort()).toEqual([
       "packages/functions/src/api/execution.handler",
       "packages/functions/src/api/groups.handler",
       "packages/functions/src/api/roles.handler",
       "packages/functions/src/cron/cleanup.handler",
+      "packages/functions/src/event/calls.handler",
       "packages/functions/src/event/modules.handler",
       "packages/functions/src/event/webhook.handler",
     ]);

@@ -7,9 +7,6 @@ import { deleteItems, expiredItems, lapsedCallItems } from "./dynamo/cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db } from "./dynamo/client";
 import { eventTarget, storeOptions } from "./environment";
-import { callSettled } from "./events/index";
-import { BusPublisher, noEvents } from "./events/publisher";
-import type { EventPublisher } from "./events/publisher";
 
 /** indexed: agents and calls stored before the listing indexes that were given them (once, on the first run after upgrading). */
 export { backfillIndexes };
@@ -17,7 +14,7 @@ export { backfillIndexes };
 export type CleanupReport = { indexed: number; settled: number; deleted: number };
 
 /** Settles calls waiting past their deadline through the call lifecycle: running ones time out, unanswered or unreported ones expire. */
-async function settleLapsedCalls(db: Db, now: Date, events: EventPublisher): Promise<number> {
+async function settleLapsedCalls(db: Db, now: Date): Promise<number> {
   let settled = 0;
   for await (const items of lapsedCallItems(db, Math.floor(now.getTime() / 1000))) {
     for (const item of items) {
@@ -26,8 +23,7 @@ async function settleLapsedCalls(db: Db, now: Date, events: EventPublisher): Pro
       const written = await uncontended(db.contentionDeadlineMs, () => applyTransition(db, lapse, Number(item.expiresAt)));
       if (written.kind !== "ok") continue;
       settled++;
-      const forget = lapse.from === "awaiting_confirmation" || lapse.from === "authorized" ? forgetPendingArguments(db, lapse.to.callId) : undefined;
-      await Promise.all([forget, events.publish(callSettled(lapse.to))]);
+      if (lapse.from === "awaiting_confirmation" || lapse.from === "authorized") await forgetPendingArguments(db, lapse.to.callId);
     }
   }
   return settled;
@@ -47,16 +43,14 @@ async function deleteExpired(db: Db, now: Date): Promise<number> {
  * Indexes what was stored before the listing indexes (until that is done once), settles calls stuck past their
  * deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired.
  */
-export async function cleanup(db: Db, now = new Date(), events: EventPublisher = noEvents): Promise<CleanupReport> {
+export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
   const indexed = await backfillIndexes(db);
-  const settled = await settleLapsedCalls(db, now, events);
+  const settled = await settleLapsedCalls(db, now);
   const deleted = await deleteExpired(db, now);
   return { indexed, settled, deleted };
 }
 
 let store: Db | undefined;
-let bus: EventPublisher | undefined;
 
-/** The scheduled cleanup on the store and the bus SST links, with nothing else of toolgate loaded. */
-export const cleanupLinkedStore = (now = new Date()) =>
-  cleanup((store ??= createDb(storeOptions())), now, (bus ??= new BusPublisher({ target: eventTarget })));
+/** The scheduled cleanup on the store SST links, with nothing else of toolgate loaded (the calls it settles are announced from the table's stream). */
+export const cleanupLinkedStore = (now = new Date()) => cleanup((store ??= createDb(storeOptions())), now);

@@ -98,7 +98,7 @@ export class Toolgate {
 
   /** Settles lapsed calls and deletes expired records. */
   cleanup(now = new Date()) {
-    return cleanup(this.db, now, this.events);
+    return cleanup(this.db, now);
   }
 
   /** Forgets everything cached and registers the built-ins again: for a store that lost its data (an in-memory DynamoDB Local restarted). */

@@ -39,6 +39,16 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string) {
   }
 }
 
+const STREAM = { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" as const };
+
+/** A table kept from an earlier version gets the stream call events are published from. */
+async function addStream(client: DynamoDBClient, tableName: string) {
+  const table = await untilActive(client, tableName);
+  if (table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+  await untilActive(client, tableName);
+}
+
 /** Creates the table from the same definition infra/storage.ts deploys, if it is not there yet. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<"created" | "exists"> {
   try {
@@ -52,11 +62,13 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: TABLE.primaryIndex.rangeKey, KeyType: "RANGE" },
         ],
         GlobalSecondaryIndexes: Object.entries(TABLE.globalIndexes).map(globalIndex),
+        StreamSpecification: STREAM,
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     await addMissingIndexes(client, tableName);
+    await addStream(client, tableName);
     return "exists";
   }
   await untilActive(client, tableName);

@@ -14,6 +14,8 @@ import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
 import { localSecret } from "./secrets";
+import { pollTableStream } from "./table-stream";
+import type { StreamRecord } from "@toolgate/core/events";
 import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
 import type { ExampleModule } from "./example-module";
 import type { LocalSecret } from "./secrets";
@@ -87,12 +89,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   let timer: NodeJS.Timeout | undefined;
   let drain: () => Promise<void> = async () => {};
   let example: ExampleModule | undefined;
+  let stopStream: () => Promise<void> = async () => {};
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
       if (server) await new Promise<void>((done) => server!.close(() => done()));
       await example?.stop();
+      await stopStream();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
       await dynamo?.stop();
       await lock?.release();
@@ -130,11 +134,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       };
     }
 
-    const [{ groupsApp }, { rolesApp }, { executionApp }, { handleModuleEvent }] = await Promise.all([
+    const [{ groupsApp }, { rolesApp }, { executionApp }, { handleModuleEvent }, { handleCallStream }] = await Promise.all([
       import("@toolgate/functions/api/groups"),
       import("@toolgate/functions/api/roles"),
       import("@toolgate/functions/api/execution"),
       import("@toolgate/functions/event/modules"),
+      import("@toolgate/functions/event/calls"),
     ]);
 
     const bus = eventBridgeApp({
@@ -145,6 +150,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       log: options.log,
     });
     drain = bus.drain;
+    stopStream = pollTableStream({
+      endpoint: dynamo.endpoint,
+      table: TABLE_NAME,
+      deliver: (records) => handleCallStream(toolgate().events, records as StreamRecord[]),
+      log: options.log,
+    });
     const fetch = routedFetch([
       { routes: ROUTES.groups, app: groupsApp(toolgate) },
       { routes: ROUTES.roles, app: rolesApp(toolgate) },

@@ -14,4 +14,6 @@ export const TABLE = {
     gsi2: { hashKey: "gsi2pk", rangeKey: "gsi2sk" },
   },
   ttl: "expiresAt",
+  /** Every committed write, before and after: call.settled is published from it, off the guarded call's path. */
+  stream: "new-and-old-images",
 } as const;

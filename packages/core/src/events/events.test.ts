@@ -5,7 +5,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import type { CallRecord } from "../call/schema";
-import { agentSpawned, awaitingConfirmation, BusPublisher, callSettled, EVENT_DETAILS, roleChanged, TOOLGATE_EVENTS_PATTERN, ToolgateEventType } from "./index";
+import { marshall } from "@aws-sdk/util-dynamodb";
+import { agentSpawned, awaitingConfirmation, BusPublisher, callSettled, EVENT_DETAILS, publishCallEvents, RecordingPublisher, roleChanged, TOOLGATE_EVENTS_PATTERN, ToolgateEventType } from "./index";
 import { loadWebhookRules } from "./rules";
 
 const call: CallRecord = {
@@ -126,5 +127,33 @@ describe("loadWebhookRules", () => {
     expect(() => loadWebhookRules(JSON.stringify([{ ...rule, webhook: "ftp://x" }]))).toThrow(/webhook/);
     expect(() => loadWebhookRules(JSON.stringify([rule, rule]))).toThrow(/unique/);
     expect(() => loadWebhookRules(JSON.stringify([{ ...rule, pattern: { source: "toolgate" } }]))).toThrow(/pattern\.source/);
+  });
+});
+
+describe("call events from the table's stream", () => {
+  const image = (record: CallRecord) => marshall({ pk: `AGENT#${record.agentId}`, sk: `CALL#${record.callId}`, call: record }, { removeUndefinedValues: true });
+  const running: CallRecord = { ...call, status: "running", deadline: undefined };
+  const completed: CallRecord = { ...running, status: "completed", finishedAt: "2026-01-01T00:00:02.000Z", durationMs: 2000, result: { content: "secret-result", type: "text" } };
+
+  test("a write that settles a call is call.settled once; a start, a rewrite of the same status and other items are nothing", async () => {
+    const published = new RecordingPublisher();
+    await publishCallEvents(published, [
+      { dynamodb: { NewImage: image(running) } },
+      { dynamodb: { OldImage: image(running), NewImage: image(completed) } },
+      { dynamodb: { OldImage: image(completed), NewImage: image(completed) } },
+      { dynamodb: { NewImage: marshall({ pk: "AGENT#agt_1", sk: "GUARD", state: {} }) } },
+      { dynamodb: { OldImage: image(completed) } },
+    ]);
+    expect(published.of(ToolgateEventType.CallSettled)).toEqual([
+      { callId: "call_1", agentId: "agt_1", roleId: "rol_1", tool: "delete_server", group: "ops", status: "completed", startedAt: running.startedAt, finishedAt: completed.finishedAt, durationMs: 2000 },
+    ]);
+    expect(JSON.stringify(published.events)).not.toMatch(/secret-(target|result)/);
+  });
+
+  test("a call refused before it started (its first write) is call.settled with the refusal's code", async () => {
+    const published = new RecordingPublisher();
+    const refused: CallRecord = { ...running, status: "refused", error: { code: "tool_not_available", message: "No." }, finishedAt: running.startedAt };
+    await publishCallEvents(published, [{ dynamodb: { NewImage: image(refused) } }]);
+    expect(published.of(ToolgateEventType.CallSettled)).toMatchObject([{ status: "refused", errorCode: "tool_not_available" }]);
   });
 });

@@ -1,6 +1,11 @@
 import type { Agent } from "../agent/schema";
 import type { CallRecord } from "../call/schema";
 import type { Role } from "../role/schema";
+import { callChanges } from "../dynamo/stream";
+import type { CallChange, StreamRecord } from "../dynamo/stream";
+import { eventTarget } from "../environment";
+import { BusPublisher } from "./publisher";
+import type { EventPublisher } from "./publisher";
 import { SettledStatus } from "./schema";
 import type { GroupChanged, RoleChanged, ToolgateEvent } from "./schema";
 import { ToolgateEventType } from "./types";
@@ -9,6 +14,18 @@ export * from "./schema";
 export * from "./types";
 export { BusPublisher, noEvents, RecordingPublisher } from "./publisher";
 export type { BusTarget, EventPublisher } from "./publisher";
+export type { StreamRecord } from "../dynamo/stream";
+
+/**
+ * Publishes call.settled for the calls a batch of the table's stream records settled. Calls are announced from the
+ * stream, after their write commits, so no guarded call waits on the bus.
+ */
+export const publishCallEvents = (publisher: EventPublisher, records: readonly StreamRecord[]) =>
+  publisher.publish(...callSettledEvents(callChanges(records)));
+
+let linked: EventPublisher | undefined;
+/** The bus SST links to this function, with nothing else of toolgate loaded. */
+export const linkedPublisher = (): EventPublisher => (linked ??= new BusPublisher({ target: eventTarget }));
 
 /** call.awaiting_confirmation for a call record just written as waiting; undefined for any other status. */
 export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefined {
@@ -21,6 +38,13 @@ export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefi
 }
 
 /** call.settled for a call record in an end status; undefined while it still waits. */
+/** call.settled for every call a committed write moved into a settled status (from the table's stream, so after commit). */
+export const callSettledEvents = (changes: readonly CallChange[]): ToolgateEvent[] =>
+  changes.flatMap(({ before, after }) => {
+    const event = after && before?.status !== after.status ? callSettled(after) : undefined;
+    return event ? [event] : [];
+  });
+
 export function callSettled(record: CallRecord): ToolgateEvent | undefined {
   const status = SettledStatus.safeParse(record.status);
   if (!status.success) return undefined;

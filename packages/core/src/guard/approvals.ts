@@ -9,7 +9,6 @@ import { conflict, forbidden, notFound, ToolgateError } from "../error";
 import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
-import { callSettled } from "../events/index";
 import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
@@ -66,7 +65,7 @@ export async function deny(deps: GuardDeps, callId: string, admin: string, now: 
   const { record } = await awaitingCall(deps, callId);
   const denied = transitions.denied(record, admin, now);
   await answer(deps, denied, alreadyAnswered);
-  await Promise.all([forgetPendingArguments(deps.db, callId), deps.events.publish(callSettled(denied.to))]);
+  await forgetPendingArguments(deps.db, callId);
   return denied.to;
 }
 
@@ -84,6 +83,6 @@ export async function reportResult(deps: GuardDeps, agentId: string, callId: str
   const { secrets } = redactArguments(pending?.agentId === agentId ? (pendingArguments(deps, pending) ?? {}) : {});
   const reported = transitions.reported(record, storedResult(result, secrets), now);
   await answer(deps, reported, notAwaitingResult);
-  await Promise.all([pending ? forgetPendingArguments(deps.db, callId) : undefined, deps.events.publish(callSettled(reported.to))]);
+  if (pending) await forgetPendingArguments(deps.db, callId);
   return reported.to;
 }

@@ -8,7 +8,7 @@ import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { keepPendingCall, putCall } from "../dynamo/calls";
-import { awaitingConfirmation, callSettled } from "../events/index";
+import { awaitingConfirmation } from "../events/index";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
@@ -112,7 +112,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   let startWritten = false;
   const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments)): Promise<never> => {
     const record = transitions.refused({ ...base(stored.stored), group }, storedError(error, stored.secrets), new Date()).to;
-    await Promise.all([putCall(deps.db, record, expiresAt), deps.events.publish(callSettled(record))]);
+    await putCall(deps.db, record, expiresAt);
     throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
   };
 

@@ -5,8 +5,6 @@ import { uncontended } from "../contention";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { callSettled } from "../events/index";
-import type { EventPublisher } from "../events/publisher";
 import { run, timedOut } from "../executor/index";
 import type { Natives, SecretSource } from "../executor/index";
 import type { Executor, ToolResult } from "../executor/schema";
@@ -14,7 +12,7 @@ import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
 
-export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secrets: SecretSource; events: EventPublisher };
+export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secrets: SecretSource };
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
@@ -50,13 +48,11 @@ export async function runAndSettle(
   }
   const outcome = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
   const settled = transitions.settled(running, outcome, startedRunning, new Date());
-  // call.settled goes out beside the outcome's write, not after it: the outcome is decided, and waiting would add a round trip to every call.
-  const [written] = await Promise.all([
-    uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch((error: unknown) => {
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
+    (error: unknown) => {
       throw error instanceof StoreUnavailableError ? outcomeNotRecorded(running, error) : error;
-    }),
-    deps.events.publish(callSettled(settled.to)),
-  ]);
+    },
+  );
   if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);
   if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
   return { callId: running.callId, status: settled.to.status as RunOutcome["status"], result: result! };
