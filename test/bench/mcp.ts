@@ -1,4 +1,3 @@
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
@@ -7,14 +6,17 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { serve } from "@hono/node-server";
 import * as z from "zod";
-import { percentile } from "./support";
+import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
+import type { DynamoFloor } from "./floor";
+import { httpClient, inShuffledRounds, percentile } from "./support";
 import type { HttpClient } from "./support";
 
 const WARMUP = 100;
-const MEASURED = 500;
+const MEASURED = 1_000;
 
 type Out = (name: string, value: string | number) => void;
 type Note = (text: string) => void;
+/** One call; a caller that times itself returns its own ms (the floor times its requests, not its planning). */
 type Caller = (i: number) => Promise<unknown>;
 
 /** The peer's upstream: an MCP server whose bench_echo forwards to the same http executor toolgate calls, plus a tool the proxy hides. */
@@ -47,20 +49,21 @@ async function startUpstream(executorUrl: string) {
   };
 }
 
-/** p50 and p99 of calls made one at a time, each caller taking turns first. */
-async function interleaved(callers: Record<string, Caller>) {
-  const names = Object.keys(callers);
-  const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+/** p50 and p99 of calls made one at a time, in a new random order each round (see inShuffledRounds). */
+async function interleaved<Name extends string>(callers: Record<Name, Caller>) {
+  const names = Object.keys(callers) as Name[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   let i = 0;
-  for (let n = 0; n < WARMUP; n++) for (const name of names) await callers[name]!(i++);
-  for (let n = 0; n < MEASURED; n++)
-    for (let step = 0; step < names.length; step++) {
-      const name = names[(n + step) % names.length]!;
-      const started = performance.now();
-      await callers[name]!(i++);
-      samples[name]!.push(performance.now() - started);
-    }
-  return Object.fromEntries(names.map((name) => [name, { p50: percentile(samples[name]!, 50), p99: percentile(samples[name]!, 99) }]));
+  for (let n = 0; n < WARMUP; n++) for (const name of names) await callers[name](i++);
+  await inShuffledRounds(names, MEASURED, async (name) => {
+    const started = performance.now();
+    const own = await callers[name](i++);
+    samples[name].push(typeof own === "number" ? own : performance.now() - started);
+  });
+  return Object.fromEntries(names.map((name) => [name, { p50: percentile(samples[name], 50), p99: percentile(samples[name], 99) }])) as Record<
+    Name,
+    { p50: number; p99: number }
+  >;
 }
 
 const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
@@ -69,48 +72,36 @@ const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
 };
 
 /**
- * The tools/call the v2 Client sends (same headers, same _meta), posted as plain JSON on one kept-alive socket: the
- * Client's own cost is its call minus this one, to the same server.
+ * The tools/call the v2 Client sends (same headers, same _meta), posted with the bench's plain HTTP client: the one
+ * that makes the direct executor calls, so the client's own cost is the same on both legs of toolgate's overhead.
  */
-function posting(url: string, token: string) {
-  const target = new URL(url);
-  const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
-  const meta = {
+function posting(toolgate: HttpClient, token: string): Caller {
+  const headers = {
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "bench_echo",
+  };
+  const _meta = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
     "io.modelcontextprotocol/clientCapabilities": {},
   };
-  const call: Caller = (i) =>
-    new Promise((done, fail) => {
-      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "bench_echo", arguments: { i, text: `mcp ${i}` }, _meta: meta } }));
-      const headers = {
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        "content-length": body.length,
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "bench_echo",
-        authorization: `Bearer ${token}`,
-      };
-      const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          if (res.statusCode !== 200 || JSON.parse(text).result?.isError) fail(new Error(`plain tools/call failed: ${res.statusCode} ${text}`));
-          else done(undefined);
-        });
-        res.on("error", fail);
-      });
-      req.on("error", fail);
-      req.end(body);
-    });
-  return { call, close: () => agent.destroy() };
+  return async (i) => {
+    const params = { name: "bench_echo", arguments: { i, text: `mcp ${i}` }, _meta };
+    const answer = await toolgate.json("POST", "/mcp", 200, { token, headers, body: { jsonrpc: "2.0", id: i, method: "tools/call", params } });
+    if (!answer.result || answer.result.isError) throw new Error(`tools/call failed: ${JSON.stringify(answer)}`);
+  };
 }
 
 /**
  * An MCP tools/call through toolgate against the same call through a filtering MCP proxy from npm (mcp-remote, driven
- * over stdio, in front of an MCP server that forwards to the same executor), each minus its direct path.
+ * over stdio, in front of an MCP server that forwards to the same executor), each minus its direct path, with the
+ * DynamoDB floor of toolgate's call replayed among them.
+ *
+ * Each overhead is a difference between two legs driven by the same client, so that client's own cost cancels: the
+ * peer's legs both use the v2 Client; toolgate's /mcp leg uses the plain HTTP client of the direct executor calls.
+ * The same /mcp call through the v2 Client is measured too (mcp_client_*, mcp_v2_client_*).
  */
 export async function benchMcp(options: {
   toolgateUrl: string;
@@ -119,12 +110,15 @@ export async function benchMcp(options: {
   adminToken: string;
   executorUrl: string;
   direct: Caller;
-  floorP50Ms: number;
+  rest: Caller;
+  recorder: DynamoRecorder;
+  floor: DynamoFloor;
   out: Out;
   note: Note;
 }) {
+  const { out, recorder, floor } = options;
   const upstream = await startUpstream(options.executorUrl);
-  const plainToToolgate = posting(`${options.toolgateUrl}/mcp`, options.agentToken);
+  const toolgate = httpClient(options.toolgateUrl);
   const viaToolgate = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await viaToolgate.connect(
     new StreamableHTTPClientTransport(new URL(`${options.toolgateUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${options.agentToken}` } } }),
@@ -145,44 +139,63 @@ export async function benchMcp(options: {
   await viaPeer.connect(
     new StdioClientTransport({ command: process.execPath, args: [proxy, upstream.url, "--allow-http", "--transport", "http-only", "--ignore-tool", "bench_hidden", "--silent"], stderr: "ignore" }),
   );
+  // DynamoDB Local's latency drifts over a run by more than the few ms compared here: the floor subtracted is replayed
+  // among these calls, from the requests of toolgate's last /mcp call.
+  let lastCall: DynamoRequest[] = [];
+  const recorded = (caller: Caller): Caller => async (i) => {
+    recorder.begin();
+    try {
+      return await caller(i);
+    } finally {
+      lastCall = recorder.end();
+    }
+  };
   try {
     const peerTools = (await viaPeer.listTools()).tools.map((tool) => tool.name);
     if (peerTools.join() !== "bench_echo") throw new Error(`the proxy should list only bench_echo, it listed ${peerTools.join(", ")}`);
     const times = await interleaved({
-      toolgate: calling(viaToolgate),
+      toolgate: recorded(posting(toolgate, options.agentToken)),
+      floor: () => floor.replay(lastCall),
       direct: options.direct,
+      rest: options.rest,
+      toolgateV2Client: calling(viaToolgate),
       toolgateProxy: calling(viaToolgateProxy, "up_bench_echo"),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
-      plainToToolgate: plainToToolgate.call,
     });
-    const overheadP50 = times.toolgate!.p50 - times.direct!.p50;
-    const peerP50 = times.peer!.p50 - times.upstream!.p50;
-    options.out("mcp_call_p50_ms", times.toolgate!.p50.toFixed(2));
-    options.out("mcp_call_overhead_p50_ms", overheadP50.toFixed(2));
-    options.out("mcp_call_overhead_p99_ms", (times.toolgate!.p99 - times.direct!.p99).toFixed(2));
-    options.out("peer_mcp_call_p50_ms", times.peer!.p50.toFixed(2));
-    options.out("peer_mcp_overhead_p50_ms", peerP50.toFixed(2));
-    options.out("peer_mcp_overhead_p99_ms", (times.peer!.p99 - times.upstream!.p99).toFixed(2));
-    options.out("mcp_overhead_minus_floor_vs_peer", ((overheadP50 - options.floorP50Ms) / peerP50).toFixed(2));
-    options.out("mcp_call_plain_overhead_p50_ms", (times.plainToToolgate!.p50 - times.direct!.p50).toFixed(2));
-    options.out("mcp_client_p50_ms", (times.toolgate!.p50 - times.plainToToolgate!.p50).toFixed(2));
-    const proxyP50 = times.toolgateProxy!.p50 - times.upstream!.p50;
-    options.out("mcp_upstream_call_p50_ms", times.upstream!.p50.toFixed(2));
-    options.out("mcp_proxy_overhead_p50_ms", proxyP50.toFixed(2));
-    options.out("mcp_proxy_overhead_p99_ms", (times.toolgateProxy!.p99 - times.upstream!.p99).toFixed(2));
-    options.out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - options.floorP50Ms) / peerP50).toFixed(2));
+    const floorP50 = times.floor.p50;
+    const overheadP50 = times.toolgate.p50 - times.direct.p50;
+    const peerP50 = times.peer.p50 - times.upstream.p50;
+    const v2OverheadP50 = times.toolgateV2Client.p50 - times.direct.p50;
+    const proxyP50 = times.toolgateProxy.p50 - times.upstream.p50;
+    out("mcp_call_p50_ms", times.toolgate.p50.toFixed(2));
+    out("mcp_call_overhead_p50_ms", overheadP50.toFixed(2));
+    out("mcp_call_overhead_p99_ms", (times.toolgate.p99 - times.direct.p99).toFixed(2));
+    out("mcp_dynamodb_floor_p50_ms", floorP50.toFixed(2));
+    out("peer_mcp_call_p50_ms", times.peer.p50.toFixed(2));
+    out("peer_mcp_overhead_p50_ms", peerP50.toFixed(2));
+    out("peer_mcp_overhead_p99_ms", (times.peer.p99 - times.upstream.p99).toFixed(2));
+    out("mcp_overhead_minus_floor_vs_peer", ((overheadP50 - floorP50) / peerP50).toFixed(2));
+    out("mcp_minus_rest_p50_ms", (times.toolgate.p50 - times.rest.p50).toFixed(2));
+    out("mcp_rest_overhead_minus_floor_p50_ms", (times.rest.p50 - times.direct.p50 - floorP50).toFixed(2));
+    out("mcp_client_p50_ms", (times.toolgateV2Client.p50 - times.toolgate.p50).toFixed(2));
+    out("mcp_v2_client_overhead_p50_ms", v2OverheadP50.toFixed(2));
+    out("mcp_v2_client_overhead_minus_floor_vs_peer", ((v2OverheadP50 - floorP50) / peerP50).toFixed(2));
+    out("mcp_upstream_call_p50_ms", times.upstream.p50.toFixed(2));
+    out("mcp_proxy_overhead_p50_ms", proxyP50.toFixed(2));
+    out("mcp_proxy_overhead_p99_ms", (times.toolgateProxy.p99 - times.upstream.p99).toFixed(2));
+    out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - floorP50) / peerP50).toFixed(2));
     options.note(
-      `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, the executor directly, ` +
-        `mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to the same executor, toolgate's /mcp in front of ` +
-        `that server (an mcp executor: mcp_proxy_*), and that server directly; ` +
-        `the floor subtracted is the guarded calls' DynamoDB floor p50 (${options.floorP50Ms.toFixed(2)} ms); ` +
-        `mcp_call_plain_* is toolgate's /mcp driven by plain HTTP like the guarded calls, and mcp_client_* the v2 Client's own ` +
-        `cost on top of it (a diagnostic split: the ratio is unchanged, though the peer's legs both pay that cost and cancel it)`,
+      `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
+        `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floor.operations}; ` +
+        `${await floor.removeItems()} floor items removed after); the same /mcp call through the v2 Client (mcp_v2_client_*; ` +
+        `mcp_client_* is that Client's own cost); mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to ` +
+        `the same executor, and that server directly, both through the v2 Client; toolgate's /mcp in front of that server ` +
+        `(an mcp executor: mcp_proxy_*), through the v2 Client`,
     );
   } finally {
     await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close()]);
-    plainToToolgate.close();
+    toolgate.close();
     await upstream.close();
   }
 }

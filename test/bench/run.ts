@@ -19,7 +19,7 @@ import { startDynamoLocal } from "@toolgate/local/dynamo-local";
 import type { DynamoLocal } from "@toolgate/local/dynamo-local";
 import { ensureTable } from "@toolgate/local/local-table";
 import { routedFetch } from "@toolgate/local/router";
-import { collectGarbage, httpClient, mb, mean, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
+import { collectGarbage, httpClient, inShuffledRounds, mb, mean, ms, percentile, RoundTrips, startBenchExecutor, timeDynamo } from "./support";
 import type { HttpClient } from "./support";
 import { estimateCall } from "./aws-units";
 import { FUNCTION_DEFAULTS } from "../../infra/defaults";
@@ -201,11 +201,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   };
   const measureFloor = async () => void floorMs.push(await floor.replay(lastCall));
   const measureDirect = async () => void directMs.push(await directCall());
-  const rotation = [measureGuarded, measureFloor, measureDirect];
-  for (let n = 0; n < MEASURED_CALLS; n++) {
-    // Rotate which goes first, so none always follows the same one.
-    for (let step = 0; step < rotation.length; step++) await rotation[(n + step) % rotation.length]!();
-  }
+  // The floor replays the last guarded call, which may be the one before this round's.
+  await inShuffledRounds([measureGuarded, measureFloor, measureDirect], MEASURED_CALLS, (measure) => measure());
   const measureMs = performance.now() - measureStarted;
   const trips = roundTrips.total - totalBefore;
   if (executor.received() - executorBefore !== 2 * MEASURED_CALLS)
@@ -257,7 +254,9 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     adminToken: ADMIN_TOKEN,
     executorUrl: `${executor.url}/run`,
     direct: () => directCall(),
-    floorP50Ms: percentile(floorMs, 50),
+    rest: () => guarded(),
+    recorder,
+    floor,
     out,
     note,
   });

@@ -5,14 +5,16 @@ import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+type RequestOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
+
 /** A sequential keep-alive HTTP client: one socket per origin, so every timing is one request on a warm connection. */
 export function httpClient(baseUrl: string) {
   const base = new URL(baseUrl);
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
-  const send = (method: string, path: string, options: { token?: string; body?: unknown } = {}) =>
+  const send = (method: string, path: string, options: RequestOptions = {}) =>
     new Promise<{ status: number; text: string; bytes: number }>((done, fail) => {
       const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-      const headers: Record<string, string | number> = {};
+      const headers: Record<string, string | number> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (payload) Object.assign(headers, { "content-type": "application/json", "content-length": payload.length });
       const req = httpRequest({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => {
@@ -30,14 +32,14 @@ export function httpClient(baseUrl: string) {
   return {
     send,
     /** Sends and parses JSON, failing unless the status is the expected one. */
-    async json(method: string, path: string, expected: number, options: { token?: string; body?: unknown } = {}): Promise<any> {
+    async json(method: string, path: string, expected: number, options: RequestOptions = {}): Promise<any> {
       const response = await send(method, path, options);
       if (response.status !== expected)
         throw new Error(`${method} ${path} answered ${response.status} (expected ${expected}): ${response.text.slice(0, 500)}`);
       return response.text ? JSON.parse(response.text) : undefined;
     },
     /** Milliseconds for one request, response body fully received; fails on an unexpected status. */
-    async timed(method: string, path: string, expected: number, options: { token?: string; body?: unknown } = {}) {
+    async timed(method: string, path: string, expected: number, options: RequestOptions = {}) {
       const started = performance.now();
       const response = await send(method, path, options);
       const ms = performance.now() - started;
@@ -85,6 +87,33 @@ export async function startBenchExecutor(): Promise<{ url: string; received: () 
         server.closeAllConnections();
       }),
   };
+}
+
+/** A small seeded generator (mulberry32): the same orders on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Runs every step once per round, `rounds` times, in a new order each round: what a step leaves behind (a socket to
+ * settle, garbage, another process's tail) falls on each of the others alike, not always on the one that follows it.
+ */
+export async function inShuffledRounds<Step>(steps: readonly Step[], rounds: number, run: (step: Step) => Promise<unknown>): Promise<void> {
+  const random = seededRandom(0x70016a7e);
+  const order = [...steps];
+  for (let round = 0; round < rounds; round++) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = Math.floor(random() * (k + 1));
+      [order[k], order[j]] = [order[j]!, order[k]!];
+    }
+    for (const step of order) await run(step);
+  }
 }
 
 /** Nearest-rank percentile of unsorted samples. */
