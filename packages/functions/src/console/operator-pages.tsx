@@ -11,7 +11,8 @@ export const OPERATOR_TITLES: Record<Kind, string> = {
   approvals: "Approvals",
 };
 
-const Back = ({ href, text }: { href: string; text: string }) => (
+/** The link back to the list a page belongs to. */
+export const Back = ({ href, text }: { href: string; text: string }) => (
   <p class="back">
     <a href={href}>← {text}</a>
   </p>

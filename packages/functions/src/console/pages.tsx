@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import { OPERATOR_PAGES, OPERATOR_TITLES } from "./operator-pages";
+import { Back, OPERATOR_PAGES, OPERATOR_TITLES } from "./operator-pages";
 
 export type ConsolePage =
   | { kind: "roles" }
@@ -146,9 +146,7 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
   ),
   role: (href) => (
     <>
-      <p class="back">
-        <a href={href("")}>← All roles</a>
-      </p>
+      <Back href={href("")} text="All roles" />
       <p id="load-status" class="message" role="status"></p>
       <article id="role" aria-labelledby="role-name" hidden>
         <h1 id="role-name"></h1>

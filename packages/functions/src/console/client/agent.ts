@@ -3,8 +3,7 @@ import { byId, code, consoleHref, element, fact, inputById, setMessage, timeElem
 import { loadRoleNames, roleNameOf, statusBadge } from "./agents";
 import { callItem } from "./calls";
 import { hideToken, showToken } from "./token";
-import { CALL_STATUSES } from "./types";
-import type { Agent, CallRecord } from "./types";
+import type { Agent, CallRecord, CallStatus } from "./types";
 import { STATUS_TEXT } from "./calls";
 
 let agent: Agent | null = null;
@@ -81,7 +80,7 @@ async function act(button: HTMLButtonElement, work: () => Promise<void>) {
 
 export function wireAgentPage() {
   const select = byId<HTMLSelectElement>("call-status-filter");
-  select.replaceChildren(element("option", { value: "", text: "Any status" }), ...CALL_STATUSES.map((value) => element("option", { value, text: STATUS_TEXT[value] })));
+  select.replaceChildren(element("option", { value: "", text: "Any status" }), ...(Object.keys(STATUS_TEXT) as CallStatus[]).map((value) => element("option", { value, text: STATUS_TEXT[value] })));
   byId("call-filters").addEventListener("submit", (event) => {
     event.preventDefault();
     void loadCalls(false);

@@ -1,109 +1,23 @@
-// The API's answers as the console reads them (the server's zod schemas are the source; these are their JSON).
+// The API's answers as the console reads them: the core's types (zod schemas) as JSON. Type imports only: nothing of
+// the core is bundled into the browser script.
+import type { PublicAgent } from "@toolgate/core/agent";
+import type { CallRecord as StoredCall, CallStatus as StoredCallStatus } from "@toolgate/core/call";
+import type { GroupSummary as CatalogGroup } from "@toolgate/core/group";
+import type { ModuleState as StoredModuleState } from "@toolgate/core/module";
+import type { PolicyView as AdminPolicyView } from "@toolgate/core/policy";
+import type { RoleTokens, RoleView, ToolLoading as RoleToolLoading } from "@toolgate/core/role";
+import type { ToolDefinition, ToolPolicy as StoredToolPolicy, ToolSummary as CatalogTool } from "@toolgate/core/tool";
 
-export type ToolLoading = "all" | "search";
-
-export type Role = {
-  id: string;
-  name: string;
-  rolePrompt: string;
-  toolGroups: string[] | null;
-  effectiveToolGroups?: string[];
-  toolLoading?: ToolLoading;
-  pinnedTools?: string[];
-  version: number;
-  createdBy?: string;
-  createdAt?: string;
-  updatedAt: string;
-  toolTokens?: number;
-  loadingTokens?: { all: number; searchTools: number };
-};
-
-export type ExecutorSummary = { type: string; url?: string };
-
-export type GroupSummary = {
-  id: string;
-  description: string;
-  toolCount: number;
-  tools: string[];
-  reserved: boolean;
-  source: string;
-  module?: string;
-  executor?: ExecutorSummary;
-  updatedAt: string;
-  tokens?: number;
-};
-
-export type ToolSummary = { name: string; group: string; description: string; category: string | null; tags: string[]; disabled: boolean; tokens: number };
-
-export type ToolPolicy = {
-  timeoutMs?: number;
-  dangerous?: boolean;
-  requireConfirmation?: boolean;
-  readOnly?: boolean;
-  idempotent?: boolean;
-  openWorld?: boolean;
-  rateLimit?: { perMinute?: number; perHour?: number };
-  repeatLimit?: number;
-  allowedRoles?: string[];
-  allowedDepartments?: string[];
-  minLevel?: number;
-  strict?: boolean;
-  category?: string;
-  tags?: string[];
-};
-
-export type PolicyView = {
-  name: string;
-  group: string;
-  policy: ToolPolicy & { disabled: boolean };
-  override: { policy?: ToolPolicy; disabled?: boolean; updatedAt: string } | null;
-  definition?: { function: { name: string; description: string; parameters: unknown } };
-};
-
-export type ModuleState = {
-  module: string;
-  version: number;
-  status: "loaded" | "unloaded" | "rejected";
-  groupId: string;
-  reason?: { error: string; message: string };
-  updatedAt: string;
-};
-
-export type Agent = {
-  id: string;
-  roleId: string;
-  name: string;
-  status: "active" | "terminated";
-  department: string | null;
-  level: number | null;
-  createdBy: string;
-  createdAt: string;
-  terminatedAt?: string;
-};
-
-export const CALL_STATUSES = ["awaiting_confirmation", "authorized", "running", "completed", "error", "timed_out", "denied", "expired", "refused"] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
-
-export type CallRecord = {
-  callId: string;
-  agentId: string;
-  roleId: string;
-  roleName?: string;
-  agentName?: string;
-  tool: string;
-  group: string | null;
-  status: CallStatus;
-  arguments: unknown;
-  argumentsTruncated?: boolean;
-  result?: { content: string; type: string; truncated?: boolean };
-  error?: { code: string; message: string };
-  approvedBy?: string;
-  deniedBy?: string;
-  decidedAt?: string;
-  startedAt: string;
-  deadline?: string;
-  finishedAt?: string;
-  durationMs?: number;
-};
+export type ToolLoading = RoleToolLoading;
+export type Role = RoleView & Partial<RoleTokens>;
+export type GroupSummary = CatalogGroup & { tokens?: number };
+export type ExecutorSummary = NonNullable<CatalogGroup["executor"]>;
+export type ToolSummary = CatalogTool;
+export type ToolPolicy = StoredToolPolicy;
+export type PolicyView = AdminPolicyView & { definition?: ToolDefinition };
+export type ModuleState = StoredModuleState;
+export type Agent = PublicAgent;
+export type CallStatus = StoredCallStatus;
+export type CallRecord = StoredCall & { roleName?: string; agentName?: string };
 
 export type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
