@@ -23,8 +23,6 @@ export async function get(db: Db, agentId: string, callId: string): Promise<Call
   return record;
 }
 
-const BATCH_GET_LIMIT = 100;
-
 const nameIn = (item: Record<string, unknown> | undefined, field: "agent" | "role") => {
   const name = (item?.[field] as { name?: unknown } | undefined)?.name;
   return typeof name === "string" ? name : null;
@@ -36,9 +34,7 @@ export async function awaitingApproval(db: Db, limit: number, cursor: string | u
   if (page === "invalid_cursor") throw invalidCursor();
   const agentIds = [...new Set(page.calls.map((call) => call.agentId))];
   const roleIds = [...new Set(page.calls.map((call) => call.roleId))];
-  const keys = [...agentIds.map(Keys.agent), ...roleIds.map(Keys.role)];
-  const chunks = Array.from({ length: Math.ceil(keys.length / BATCH_GET_LIMIT) }, (_, i) => keys.slice(i * BATCH_GET_LIMIT, (i + 1) * BATCH_GET_LIMIT));
-  const items = new Map((await Promise.all(chunks.map((chunk) => getItems(db, chunk)))).flatMap((found) => [...found]));
+  const items = await getItems(db, [...agentIds.map(Keys.agent), ...roleIds.map(Keys.role)]);
   const calls = page.calls.map((call) => ({
     ...call,
     agentName: nameIn(itemAt(items, Keys.agent(call.agentId)), "agent"),

@@ -6,8 +6,18 @@ type Key = { pk: string; sk: string };
 
 const keyOf = (key: Key) => `${key.pk}\u0000${key.sk}`;
 
-/** Strongly consistent reads of several items in one round trip (more only if DynamoDB leaves some unprocessed). */
+/** BatchGetItem takes at most 100 keys a request. */
+const BATCH_GET_LIMIT = 100;
+
+/**
+ * Strongly consistent reads of several items: one round trip per 100 keys, made together (more only if DynamoDB
+ * leaves some unprocessed).
+ */
 export async function getItems(db: Db, keys: Key[], projection?: { expression: string; names: Record<string, string> }): Promise<Map<string, Item>> {
+  if (keys.length > BATCH_GET_LIMIT) {
+    const chunks = Array.from({ length: Math.ceil(keys.length / BATCH_GET_LIMIT) }, (_, i) => keys.slice(i * BATCH_GET_LIMIT, (i + 1) * BATCH_GET_LIMIT));
+    return new Map((await Promise.all(chunks.map((chunk) => getItems(db, chunk, projection)))).flatMap((found) => [...found]));
+  }
   const found = new Map<string, Item>();
   let pending: Record<string, unknown>[] = keys;
   const project = projection ? { ProjectionExpression: `pk, sk, ${projection.expression}`, ExpressionAttributeNames: projection.names } : {};

@@ -37,7 +37,6 @@ export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefi
   };
 }
 
-/** call.settled for a call record in an end status; undefined while it still waits. */
 /** call.settled for every call a committed write moved into a settled status (from the table's stream, so after commit). */
 export const callSettledEvents = (changes: readonly CallChange[]): ToolgateEvent[] =>
   changes.flatMap(({ before, after }) => {
@@ -45,6 +44,7 @@ export const callSettledEvents = (changes: readonly CallChange[]): ToolgateEvent
     return event ? [event] : [];
   });
 
+/** call.settled for a call record in an end status; undefined while it still waits. */
 export function callSettled(record: CallRecord): ToolgateEvent | undefined {
   const status = SettledStatus.safeParse(record.status);
   if (!status.success) return undefined;
