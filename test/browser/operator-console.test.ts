@@ -46,7 +46,7 @@ describe("operator console in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
   }
-  const loaded = (page: Page) => page.locator("#load-status:empty").waitFor({ state: "attached" });
+  const loaded = (page: Page) => page.locator("#page:not([aria-busy])").waitFor({ state: "attached" });
 
   async function waitForModule(module: string, status: string) {
     for (const until = Date.now() + 15_000; (await http("GET", `/modules/${module}`)).body?.status !== status; ) {
@@ -286,6 +286,30 @@ describe("operator console in Chromium", () => {
     await page.getByLabel("Status").selectOption("terminated");
     await page.waitForFunction(() => document.querySelectorAll("#agent-rows > tr").length === 1);
     expect(await page.locator("#agent-rows > tr > th").allTextContents()).toEqual(["lister-1"]);
+  });
+
+  consoleTest("agents - a filter's answer is never replaced by an older request's answer that arrives after it", async (page) => {
+    const late = (await http<Role>("POST", "/roles", { name: "late answers", rolePrompt: "Filtered.", toolGroups: ["artifact"] })).body;
+    await createAgent(late.id, "late-1");
+    let releaseUnfiltered!: () => void;
+    const unfilteredHeld = new Promise<void>((resolve) => (releaseUnfiltered = resolve));
+    let heldOne!: () => void;
+    const held = new Promise<void>((resolve) => (heldOne = resolve));
+    await page.route(/\/agents\?/, async (route) => {
+      if (!new URL(route.request().url()).searchParams.has("roleId")) {
+        heldOne();
+        await unfilteredHeld;
+      }
+      await route.continue();
+    });
+    await signIn(page, "/console/agents");
+    await held;
+    await page.getByRole("form", { name: "Filter the agents" }).getByLabel("Role", { exact: true }).selectOption({ label: "late answers" });
+    await page.locator("#agent-rows > tr").first().waitFor();
+    releaseUnfiltered();
+    await loaded(page);
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator("#agent-rows > tr > th").allTextContents()).toEqual(["late-1"]);
   });
 
   consoleTest("call history - an agent's calls newest first, filtered by status and tool, each with its record", async (page) => {

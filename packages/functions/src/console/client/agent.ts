@@ -1,4 +1,4 @@
-import { api, ApiError, failed, segment, withQuery } from "./api";
+import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
 import { byId, code, consoleHref, element, fact, inputById, setMessage, timeElement } from "./dom";
 import { loadRoleNames, roleNameOf, statusBadge } from "./agents";
 import { callItem } from "./calls";
@@ -8,6 +8,7 @@ import { STATUS_TEXT } from "./calls";
 
 let agent: Agent | null = null;
 let nextCursor: string | undefined;
+const callsPage = newestOnly();
 
 const agentId = () => document.body.dataset.agentId ?? "";
 
@@ -38,7 +39,7 @@ async function loadCalls(append: boolean) {
       limit: 20,
       cursor: append ? nextCursor : undefined,
     };
-    const page = await api<{ calls: CallRecord[]; nextCursor?: string }>("GET", withQuery(`agents/${segment(agentId())}/calls`, query));
+    const page = await callsPage<{ calls: CallRecord[]; nextCursor?: string }>("GET", withQuery(`agents/${segment(agentId())}/calls`, query));
     const items = page.calls.map(callItem);
     if (append) byId("call-list").append(...items);
     else byId("call-list").replaceChildren(...items);

@@ -1,10 +1,11 @@
-import { api, failed, withQuery } from "./api";
+import { api, failed, newestOnly, withQuery } from "./api";
 import { badge, byId, code, consoleHref, element, inputById, setMessage, timeElement } from "./dom";
 import { hideToken, showToken } from "./token";
 import type { Agent, Role } from "./types";
 
 let roleNames = new Map<string, string>();
 let nextCursor: string | undefined;
+const agentsPage = newestOnly();
 
 export const roleNameOf = (roleId: string) => roleNames.get(roleId) ?? roleId;
 
@@ -38,7 +39,7 @@ async function loadPage(append: boolean) {
   const status = byId("load-status");
   setMessage(status, "Loading the agents…");
   try {
-    const page = await api<{ agents: Agent[]; nextCursor?: string }>("GET", withQuery("agents", { ...filters(), limit: 20, cursor: append ? nextCursor : undefined }));
+    const page = await agentsPage<{ agents: Agent[]; nextCursor?: string }>("GET", withQuery("agents", { ...filters(), limit: 20, cursor: append ? nextCursor : undefined }));
     const rows = page.agents.map(agentRow);
     if (append) byId("agent-rows").append(...rows);
     else byId("agent-rows").replaceChildren(...rows);

@@ -1,4 +1,4 @@
-import { api, ApiError, failed, segment, withQuery } from "./api";
+import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
 import { byId, code, consoleHref, element, fact, maybeById, setMessage, timeElement } from "./dom";
 import { argumentsBlock } from "./calls";
 import type { CallRecord } from "./types";
@@ -7,6 +7,9 @@ const QUEUE = withQuery("calls", { status: "awaiting_confirmation", limit: 100 }
 const REFRESH_MS = 5_000;
 
 type Queue = { calls: CallRecord[]; nextCursor?: string };
+
+const countRequest = newestOnly();
+const queueRequest = newestOnly();
 
 /** The count beside "Approvals" in the navigation, on every page. */
 export function showCount(queue: Queue) {
@@ -20,7 +23,7 @@ export function showCount(queue: Queue) {
 
 export async function refreshCount() {
   try {
-    showCount(await api<Queue>("GET", QUEUE));
+    showCount(await countRequest<Queue>("GET", QUEUE));
   } catch {
     // The count is a hint: the approvals page reports a failure to load the queue.
   }
@@ -60,7 +63,7 @@ const shownIds = () => Array.from(document.querySelectorAll<HTMLElement>("#appro
 export async function loadApprovals() {
   const status = byId("load-status");
   try {
-    const queue = await api<Queue>("GET", QUEUE);
+    const queue = await queueRequest<Queue>("GET", QUEUE);
     showCount(queue);
     const ids = queue.calls.map((call) => call.callId);
     const shown = shownIds();

@@ -45,7 +45,13 @@ async function enter(page: (typeof PAGES)[PageKind], moveFocus: boolean) {
     void refreshCount();
     window.setInterval(() => document.hidden || void refreshCount(), COUNT_REFRESH_MS);
   }
-  await page.load();
+  const region = byId("page");
+  region.setAttribute("aria-busy", "true");
+  try {
+    await page.load();
+  } finally {
+    region.removeAttribute("aria-busy");
+  }
 }
 
 function wireSignIn(page: (typeof PAGES)[PageKind]) {
