@@ -193,7 +193,7 @@ test("POST /agents/:id/calls - an executor slower than x-toolgate timeoutMs is 5
   const took = Date.now() - started;
   expect(response.status).toBe(504);
   expect(response.body.error).toBe("tool_timeout");
-  expect(took).toBeLessThan(2_500);
+  expect(took, "answered without waiting for the executor's answer, which comes after 3 s").toBeLessThan(3_000);
   const history = (await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls;
   expect(history[0]).toMatchObject({ tool: names.slow, status: "timed_out" });
 });

@@ -179,7 +179,7 @@ test("POST /agents/:id/calls - an upstream isError result is a call with status 
   const slow = await call(agent.id, token, search, { query: "slow" });
   expect(slow.status, JSON.stringify(slow.body)).toBe(504);
   expect(slow.body.error).toBe("tool_timeout");
-  expect(Date.now() - started).toBeLessThan(3_000);
+  expect(Date.now() - started, "answered without waiting for the upstream's answer, which comes after 5 s").toBeLessThan(5_000);
   await expect.poll(() => upstream.cancelled.map((cancelled) => cancelled.arguments.query)).toContain("slow");
   expect((await request("GET", `/agents/${agent.id}/calls/${slow.body.callId}`, { token })).body.status).toBe("timed_out");
 

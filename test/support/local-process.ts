@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { freePort } from "@toolgate/local/free-port";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** `npm start`'s command, run as node itself (not through the tsx CLI) so a signal reaches the server, not a wrapper. */
@@ -22,10 +21,10 @@ export type LocalProcess = {
 
 /** Runs the embedded default (`npm start`'s command) as a user would, in a child process. */
 export async function startLocalProcess(dataDir: string, env: Record<string, string> = {}): Promise<LocalProcess> {
-  const port = await freePort();
+  // PORT 0: the server binds a port the system picks, so no other process can take it between choosing and binding.
   const child = spawn(process.execPath, START, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CLEANUP_INTERVAL_MS: "500", ...env },
+    env: { ...process.env, PORT: "0", TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CLEANUP_INTERVAL_MS: "500", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -47,6 +46,7 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
       fail(new Error(`toolgate exited with code ${code} before it was ready:\n${output}`));
     });
   });
+  const port = Number(new URL(url).port);
   const adminToken = env.TOOLGATE_ADMIN_TOKEN ?? (await readFile(join(dataDir, "admin-token"), "utf8")).trim();
   return {
     url,

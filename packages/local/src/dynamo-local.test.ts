@@ -1,9 +1,12 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterEach, expect, test } from "vitest";
 import { type DynamoLocal, type DynamoLocalOptions, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
+import { freePort } from "./free-port";
 import { waitFor, isRunning } from "../../../test/support/wait";
 
 const JAVA_TEST_TIMEOUT_MS = 60_000;
@@ -50,6 +53,26 @@ const getItem = new GetItemCommand({ TableName: table, Key: { pk: item.pk, sk: i
 
 
 const lineContaining = (lines: string[], text: string) => () => lines.find((line) => line.includes(text));
+
+test(
+  "startDynamoLocal - when another process takes its port before java binds it, starts on another port",
+  async () => {
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, "127.0.0.1", listening));
+    const takenPort = (taken.address() as AddressInfo).port;
+    const lines: string[] = [];
+    const ports = [takenPort];
+    try {
+      const dynamo = await start(undefined, { log: (line) => lines.push(line), choosePort: async () => ports.shift() ?? freePort() });
+      expect(dynamo.port).not.toBe(takenPort);
+      expect(lines.some((line) => line.includes(`port ${takenPort} was taken`)), lines.join("\n")).toBe(true);
+      expect((await clientFor(dynamo).send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    } finally {
+      taken.close();
+    }
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
 
 test(
   "startDynamoLocal - runs in memory and serves CreateTable, PutItem and GetItem",

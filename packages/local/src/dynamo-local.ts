@@ -9,6 +9,7 @@ import { commandLineOf } from "./process-command";
 const MIN_JAVA_MAJOR = 17;
 const POLL_INTERVAL_MS = 250;
 const KILL_AFTER_MS = 3_000;
+const PORT_TRIES = 5;
 
 export type RestartPolicy = {
   /** Restarts allowed within `windowMs`; one more crash and the runner gives up. */
@@ -33,6 +34,8 @@ export interface DynamoLocalOptions {
   /** Runs once DynamoDB Local answers again after it exited unexpectedly and was restarted. */
   onRestart?: () => Promise<void> | void;
   restart?: Partial<RestartPolicy>;
+  /** Picks the port to start on; by default one the system reports free. */
+  choosePort?: () => Promise<number>;
 }
 
 export interface DynamoLocal {
@@ -83,8 +86,9 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
     await mkdir(dataDir, { recursive: true });
     await stopLeftover(dataDir, log);
   }
-  const port = await freePort();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const choosePort = options.choosePort ?? (() => freePort());
+  let port = await choosePort();
+  let endpoint = `http://127.0.0.1:${port}`;
   const startedAt = Date.now();
 
   let current: DynamoProcess = launchDynamoProcess(port, dataDir, output);
@@ -148,7 +152,15 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
       if (!stopping && watched === current) void restartAfter(reason);
     });
 
-  const failure = await waitUntilReady(endpoint, current.exited);
+  // A free port can be taken by another process before java binds it: then start again on another one.
+  let failure = await waitUntilReady(endpoint, current.exited);
+  for (let tries = 1; failure !== undefined && tries < PORT_TRIES && lostThePort(current); tries++) {
+    log(`dynamodb-local: port ${port} was taken before it started; trying another`);
+    port = await choosePort();
+    endpoint = `http://127.0.0.1:${port}`;
+    current = launchDynamoProcess(port, dataDir, output);
+    failure = await waitUntilReady(endpoint, current.exited);
+  }
   if (failure !== undefined) {
     await stop();
     throw new DynamoLocalStartError(failure, current.output());
@@ -173,6 +185,8 @@ async function terminate(dynamo: DynamoProcess) {
   await dynamo.exited;
   clearTimeout(forceKill);
 }
+
+const lostThePort = (dynamo: DynamoProcess) => !dynamo.running() && dynamo.output().some((line) => line.includes("Address already in use"));
 
 const pidFile = (dataDir: string) => join(dataDir, "dynamodb-local.pid");
 

@@ -20,7 +20,8 @@ export function launchDynamoProcess(port: number, dataDir: string | undefined, o
   const child = spawnWithoutTelemetry({ port, path: dataDir ?? null, sharedDb: true, stdio: "pipe" });
   const kept = keepOutput(child, output);
   const exited = new Promise<string>((done) => {
-    child.once("exit", (code, signal) => done(signal ? `killed by ${signal}` : `exited with code ${code}`));
+    // "close", not "exit": its output is read to the end by then, so a failure can be told by what it printed.
+    child.once("close", (code, signal) => done(signal ? `killed by ${signal}` : `exited with code ${code}`));
     child.once("error", (error) => done(`could not be run (${error.message})`));
   });
   return { child, exited, output: kept.lines, running: () => child.exitCode === null && child.signalCode === null };
