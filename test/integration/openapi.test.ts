@@ -7,6 +7,7 @@ import { groupsApp } from "@toolgate/functions/api/groups";
 import { handleModuleEvent } from "@toolgate/functions/event/modules";
 import { logger } from "@toolgate/functions/log";
 import * as A from "@toolgate/functions/openapi/answers";
+import { apiDocument } from "@toolgate/functions/openapi/build";
 import { undocumentedRoutes, unservedRoutes } from "@toolgate/functions/openapi/document";
 import { API } from "@toolgate/functions/routes";
 import { ADMIN_TOKEN, api, testToolgate, tool } from "../support/toolgate";
@@ -50,6 +51,10 @@ test("GET /openapi.json - every route declared in routes.ts is documented, serve
   }
   const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods as object).map((method) => `${method} ${path}`));
   expect(documented).toHaveLength(declaredRoutes.length);
+});
+
+test("GET /openapi.json - the document served is the one the apps describe now (built with the service, not stale)", async () => {
+  expect(document).toEqual(JSON.parse(JSON.stringify(apiDocument())));
 });
 
 test("GET /openapi.json - bodies and queries are the schemas the edge validates with, and auth is the route's own", () => {

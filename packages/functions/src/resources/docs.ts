@@ -5,15 +5,15 @@ import { method, path } from "../http/route";
 
 const R = API.roles.docs;
 
-/** The document is built from every function's app on first use, not at a cold start. */
-const load = () => import("../openapi/served");
+/** The document, built with the service (openapi/build.ts), is loaded on its first request, not at a cold start. */
+const load = () => import("../openapi/served.js");
 let loading: ReturnType<typeof load> | undefined;
 const served = () => (loading ??= load());
 
 export const docs = new Hono<Env>()
-  .on(method(R.openapi), path(R.openapi), async (c) => c.json((await served()).servedDocument, 200, { "Cache-Control": "no-cache" }))
+  .on(method(R.openapi), path(R.openapi), async (c) => c.json((await served()).SERVED_DOCUMENT, 200, { "Cache-Control": "no-cache" }))
   .on(method(R.page), path(R.page), async (c) => {
-    const { servedPage } = await served();
+    const { SERVED_PAGE } = await served();
     const { DOCS_SECURITY_HEADERS } = await import("../openapi/page");
-    return c.html(await servedPage, 200, { ...DOCS_SECURITY_HEADERS, "Cache-Control": "no-cache" });
+    return c.html(SERVED_PAGE, 200, { ...DOCS_SECURITY_HEADERS, "Cache-Control": "no-cache" });
   });
