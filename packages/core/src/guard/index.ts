@@ -7,12 +7,13 @@ import { storedCallArguments, storedError } from "../call/redact";
 import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
-import { keepPendingCall, putCall } from "../dynamo/calls";
+import { putCall } from "../dynamo/calls";
+import { admitCall, AdmissionWriteError } from "../dynamo/admission";
 import { awaitingConfirmation } from "../events/index";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
-import { getRoleAndCatalogVersion, getRoleAndCatalogVersions } from "../dynamo/roles";
+import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import { META_GROUP_ID } from "../search/meta-tools";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
@@ -88,10 +89,9 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
 }
 
 /**
- * The guard. A warm call to an http executor costs one round trip before the tool runs — three requests made
- * together: the conditional write of the agent's guard state (which also proves its token current), the write of
- * the call's start, and the read of its role and the catalog version that proves the cached plan current — and
- * one write of the outcome after it. A call_tool call is the call of the tool it names, and recorded as that tool's.
+ * The guard. A warm call to an http executor costs one round trip before the tool runs — its admission (admitCall:
+ * the agent's guard state, which also proves its token current, the call's start and the versions that prove the
+ * cached plan current, written and read together) — and one write of the outcome after it. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
@@ -145,12 +145,18 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         const admitted = admit(guard.state, { tool: request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, planned.policy, deps.settings.doomLoopThreshold);
         if (!admitted.admitted) return { kind: "limited", admitted } as const;
         const next = admission(deps, planned, base({ arguments: null }));
-        const [written, , check] = await Promise.all([
-          writeGuardState(deps.db, { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion }),
-          putCall(deps.db, next.record, expiresAt).then(() => (startWritten = true)),
-          view.fresh ? undefined : getRoleAndCatalogVersions(deps.db, caller.roleId),
-          next.keepsArguments ? keepPendingCall(deps.db, callId, caller.id, deps.seal.seal(planned.args), expiresAt) : undefined,
-        ]);
+        const { guard: written, check } = await admitCall(deps.db, {
+          guard: { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion },
+          start: next.record,
+          expiresAt,
+          ...(view.fresh ? {} : { checkRole: caller.roleId }),
+          ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}),
+        }).catch((error: unknown) => {
+          if (!(error instanceof AdmissionWriteError)) throw error;
+          startWritten = error.startWritten;
+          throw error.cause;
+        });
+        startWritten = true;
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
         else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
         else deps.states.forget(caller.id);
