@@ -1,5 +1,5 @@
 import { ROUTES, type ApiFunctionName } from "../packages/functions/src/routes";
-import { bus } from "./bus";
+import { bus, callEventsEnvironment } from "./bus";
 import { FUNCTION_DEFAULTS } from "./defaults";
 import { adminToken, moduleSecrets, moduleSecretsEnvironment, signingKey } from "./secret";
 import { table } from "./storage";
@@ -26,6 +26,6 @@ function apiFunction(name: string, handler: string, timeout: `${number} seconds`
     timeout,
     // The bus: each function publishes toolgate's events (call.*, agent.*, role.changed, group.changed) after its writes.
     link: [table, bus, adminToken, signingKey, ...moduleSecrets],
-    environment: moduleSecretsEnvironment,
+    environment: { ...moduleSecretsEnvironment, ...callEventsEnvironment },
   });
 }

@@ -100,6 +100,8 @@ const MODULE_SECRET = "GithubToken";
 
 /** A deploy with one optional subscriber of toolgate's events: approvals POSTed to a webhook, as the README shows. */
 const APPROVALS_RULE = { name: "ApprovalsToChat", pattern: APPROVALS_PATTERN, webhook: "https://hooks.example.test/toolgate" };
+/** Another deploy's rule, evaluated on its own: every call's end POSTed to a webhook. */
+const SETTLED_RULE = { name: "CallsToWarehouse", pattern: { source: ["toolgate"], detailType: ["call.settled"] }, webhook: "https://hooks.example.test/calls" };
 
 beforeAll(async () => {
   process.env.TOOLGATE_MODULE_SECRETS = ` ${MODULE_SECRET} `;
@@ -176,12 +178,32 @@ describe("infra/storage.ts", () => {
     expect(one("sst.aws.Dynamo", "Table").args).toEqual({ ...TABLE });
   });
 
-  it("table - its stream (new and old images) feeds one subscriber that publishes call.settled, for call items only, linked to the bus alone", () => {
+  it("table - with no rule subscribing to call.settled, nothing reads its stream (a deployment pays nothing for it)", () => {
     expect(TABLE.stream).toBe("new-and-old-images");
-    expect(streamSubscriptions.map((s) => s.name)).toEqual(["CallEvents"]);
-    const [calls] = streamSubscriptions;
+    expect(streamSubscriptions).toEqual([]);
+  });
+
+  it("table - once a rule subscribes to call.settled, its stream feeds one subscriber that publishes it, for call items only, linked to the bus alone", async () => {
+    const recorded = [created.length, subscriptions.length, streamSubscriptions.length] as const;
+    process.env.TOOLGATE_EVENT_RULES = JSON.stringify([APPROVALS_RULE, SETTLED_RULE]);
+    let added: Subscription[];
+    try {
+      // The same file evaluated again under another deploy's rules (the query makes it a module of its own); what it
+      // records is taken out again, so the other tests see the first deploy alone.
+      await import(pathToFileURL(join(ROOT, "infra", "bus.ts")).href + "?settled");
+    } finally {
+      process.env.TOOLGATE_EVENT_RULES = JSON.stringify([APPROVALS_RULE]);
+      created.splice(recorded[0]);
+      subscriptions.splice(recorded[1]);
+      added = streamSubscriptions.splice(recorded[2]);
+    }
+    expect(added.map((s) => s.name)).toEqual(["CallEvents"]);
+    const [calls] = added;
     expect(calls!.subscriber.handler).toBe("packages/functions/src/event/calls.handler");
+    const { file, exportName } = handlerFile("packages/functions/src/event/calls.handler");
+    expect(exportsName(readFileSync(join(ROOT, file!), "utf8"), exportName)).toBe(true);
     expect((calls!.subscriber.link as { name: string }[]).map((l) => l.name)).toEqual(["Bus"]);
+    expect(calls!.subscriber.environment).toEqual({ TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation,call.settled" });
     expect(calls!.args.filters).toEqual([{ dynamodb: { Keys: { sk: { S: [{ prefix: "CALL#" }] } } } }]);
   });
 
@@ -262,7 +284,8 @@ describe("infra/api.ts", () => {
     expect(args.memory).toBe("512 MB");
     const linked = (args.link as { name: string }[]).map((l) => l.name).sort();
     expect(linked).toEqual(["AdminToken", "Bus", MODULE_SECRET, "SigningKey", "Table"].sort());
-    expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET });
+    // The approvals rule subscribes to call.awaiting_confirmation, so that per-call event is published; call.settled is not.
+    expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET, TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation" });
   });
 
   it("timeouts - groups and roles end before the gateway, execution outlives a 30 s tool call", () => {
@@ -291,13 +314,12 @@ describe("handlers", () => {
     return [...fromFunctions, ...fromSubscriptions, ...fromCrons].map(String);
   }
 
-  it("handlers - infra references the six handlers, and the webhook one for a rule", () => {
+  it("handlers - infra references the five handlers, and the webhook one for a rule (the call events' one only where a rule wants call.settled)", () => {
     expect(referencedHandlers().sort()).toEqual([
       "packages/functions/src/api/execution.handler",
       "packages/functions/src/api/groups.handler",
       "packages/functions/src/api/roles.handler",
       "packages/functions/src/cron/cleanup.handler",
-      "packages/functions/src/event/calls.handler",
       "packages/functions/src/event/modules.handler",
       "packages/functions/src/event/webhook.handler",
     ]);

@@ -1,6 +1,8 @@
 import { Resource } from "sst";
 import { DEFAULT_STORE_SETTINGS } from "./dynamo/client";
-import type { BusTarget } from "./events/publisher";
+import type { BusPublisherOptions, BusTarget } from "./events/publisher";
+import { PER_CALL_EVENT_TYPES } from "./events/types";
+import type { ToolgateEventType } from "./events/types";
 import type { DbOptions } from "./dynamo/client";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
@@ -47,3 +49,15 @@ export function eventTarget(env: NodeJS.ProcessEnv = process.env): BusTarget | u
   }
   return { busName, ...(env.TOOLGATE_EVENTS_ENDPOINT ? { endpoint: env.TOOLGATE_EVENTS_ENDPOINT } : {}) };
 }
+
+/**
+ * Which of toolgate's events to publish: every one that is not per call, and the per-call ones named in
+ * TOOLGATE_CALL_EVENT_TYPES (the deploy and npm start set it from the rules that subscribe to them; unset: none).
+ */
+export function publishedEvents(env: NodeJS.ProcessEnv = process.env): (type: ToolgateEventType) => boolean {
+  const perCall = new Set(list(env.TOOLGATE_CALL_EVENT_TYPES));
+  return (type) => !PER_CALL_EVENT_TYPES.includes(type) || perCall.has(type);
+}
+
+/** The bus SST links, with the events this deployment publishes: what every function of toolgate's publishes with. */
+export const linkedBus = (env: NodeJS.ProcessEnv = process.env): BusPublisherOptions => ({ target: () => eventTarget(env), publishes: () => publishedEvents(env) });

@@ -8,7 +8,7 @@ import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
 import { defaultSecrets, nativeTools } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
-import { eventTarget, guardSettings, mcpSettings, storeOptions } from "./environment";
+import { guardSettings, linkedBus, mcpSettings, storeOptions } from "./environment";
 import { BusPublisher, noEvents } from "./events/publisher";
 import type { EventPublisher } from "./events/publisher";
 import { Catalog } from "./group/catalog";
@@ -125,7 +125,7 @@ export function toolgate(): Toolgate {
     ...storeOptions(),
     ...guardSettings(),
     mcp: mcpSettings(),
-    events: new BusPublisher({ target: eventTarget }),
+    events: new BusPublisher(linkedBus()),
     adminToken: Resource.AdminToken.value,
     signingKey: Resource.SigningKey.value,
   });

@@ -2,7 +2,8 @@ import { resolve, join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
-import { loadWebhookRules } from "@toolgate/core/events/rules";
+import { loadWebhookRules, publishedCallEvents } from "@toolgate/core/events/rules";
+import { ToolgateEventType } from "@toolgate/core/events/types";
 import type { WebhookRule } from "@toolgate/core/events/rules";
 import { postToWebhook } from "@toolgate/core/events/webhook";
 import { ROUTES } from "@toolgate/functions/routes";
@@ -120,6 +121,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       SST_RESOURCE_Bus: JSON.stringify({ name: LOCAL_BUS_NAME, arn: `arn:aws:events:us-east-1:000000000000:event-bus/${LOCAL_BUS_NAME}`, type: "sst.aws.Bus" }),
     });
     const webhooks = options.eventRules ?? loadWebhookRules(process.env.TOOLGATE_EVENT_RULES, dataDir && join(dataDir, "rules.json"));
+    const callEvents = publishedCallEvents(webhooks, process.env.TOOLGATE_CALL_EVENTS);
+    process.env.TOOLGATE_CALL_EVENT_TYPES = callEvents.join(",");
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();
@@ -150,12 +153,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       log: options.log,
     });
     drain = bus.drain;
-    stopStream = pollTableStream({
-      endpoint: dynamo.endpoint,
-      table: TABLE_NAME,
-      deliver: (records) => handleCallStream(toolgate().events, records as StreamRecord[]),
-      log: options.log,
-    });
+    if (callEvents.includes(ToolgateEventType.CallSettled))
+      stopStream = pollTableStream({
+        endpoint: dynamo.endpoint,
+        table: TABLE_NAME,
+        deliver: (records) => handleCallStream(toolgate().events, records as StreamRecord[]),
+        log: options.log,
+      });
     const fetch = routedFetch([
       { routes: ROUTES.groups, app: groupsApp(toolgate) },
       { routes: ROUTES.roles, app: rolesApp(toolgate) },

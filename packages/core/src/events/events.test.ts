@@ -6,8 +6,9 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import type { CallRecord } from "../call/schema";
 import { marshall } from "@aws-sdk/util-dynamodb";
-import { agentSpawned, awaitingConfirmation, BusPublisher, callSettled, EVENT_DETAILS, publishCallEvents, RecordingPublisher, roleChanged, TOOLGATE_EVENTS_PATTERN, ToolgateEventType } from "./index";
-import { loadWebhookRules } from "./rules";
+import { publishedEvents } from "../environment";
+import { agentSpawned, APPROVALS_PATTERN, awaitingConfirmation, BusPublisher, callSettled, EVENT_DETAILS, publishCallEvents, RecordingPublisher, roleChanged, TOOLGATE_EVENTS_PATTERN, ToolgateEventType } from "./index";
+import { loadWebhookRules, publishedCallEvents } from "./rules";
 
 const call: CallRecord = {
   callId: "call_1",
@@ -101,6 +102,51 @@ describe("BusPublisher", () => {
     const lines: string[] = [];
     await new BusPublisher({ target: () => undefined, log: (line) => lines.push(line) }).publish(awaitingConfirmation(call));
     expect(lines).toEqual([]);
+  });
+});
+
+describe("per-call events", () => {
+  const rule = (name: string, pattern: Record<string, unknown>) => ({ name, pattern, webhook: "https://hooks.example.test/x" });
+
+  test("publishedCallEvents - per-call events only where a rule subscribes, all with always, and a wrong setting says what it takes", () => {
+    expect(publishedCallEvents([], undefined)).toEqual([]);
+    expect(publishedCallEvents([rule("Modules", { source: ["toolgate"], detailType: ["group.changed", "agent.spawned"] })], "")).toEqual([]);
+    expect(publishedCallEvents([rule("Approvals", APPROVALS_PATTERN)], undefined)).toEqual(["call.awaiting_confirmation"]);
+    expect(publishedCallEvents([rule("Everything", TOOLGATE_EVENTS_PATTERN)], "subscribed")).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(publishedCallEvents([rule("AnySource", { detailType: ["call.settled"] })], undefined)).toEqual(["call.settled"]);
+    expect(publishedCallEvents([rule("Failures", { source: ["toolgate"], detail: { status: ["error"] } })], undefined)).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(publishedCallEvents([rule("Elsewhere", { source: ["billing"] })], undefined)).toEqual([]);
+    expect(publishedCallEvents([], "always")).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(() => publishedCallEvents([], "sometimes")).toThrow('TOOLGATE_CALL_EVENTS must be one of subscribed, always; got "sometimes".');
+  });
+
+  test("BusPublisher - a per-call event nobody subscribes to is never sent; toolgate's other events always are", async () => {
+    const sent: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const entries = (JSON.parse(body) as { Entries: Array<{ DetailType: string }> }).Entries;
+        sent.push(...entries.map((entry) => entry.DetailType));
+        res.writeHead(200, { "content-type": "application/x-amz-json-1.1" });
+        res.end(JSON.stringify({ FailedEntryCount: 0, Entries: entries.map((_, index) => ({ EventId: String(index) })) }));
+      });
+    });
+    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settled = callSettled({ ...call, status: "denied", finishedAt: "2026-01-01T00:01:00.000Z" });
+    const role = roleChanged({ id: "rol_1", name: "ops", version: 2, toolGroups: ["ops"] }, "updated", "2026-01-01T00:00:00.000Z");
+    try {
+      const none = new BusPublisher({ target: () => ({ busName: "b", endpoint }), publishes: () => publishedEvents({}) });
+      await none.publish(awaitingConfirmation(call), settled, role);
+      expect(sent).toEqual(["role.changed"]);
+      sent.length = 0;
+      const approvals = new BusPublisher({ target: () => ({ busName: "b", endpoint }), publishes: () => publishedEvents({ TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation" }) });
+      await approvals.publish(awaitingConfirmation(call), settled);
+      expect(sent).toEqual(["call.awaiting_confirmation"]);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { CallRecord } from "../call/schema";
 import type { Role } from "../role/schema";
 import { callChanges } from "../dynamo/stream";
 import type { CallChange, StreamRecord } from "../dynamo/stream";
-import { eventTarget } from "../environment";
+import { linkedBus } from "../environment";
 import { BusPublisher } from "./publisher";
 import type { EventPublisher } from "./publisher";
 import { SettledStatus } from "./schema";
@@ -25,7 +25,7 @@ export const publishCallEvents = (publisher: EventPublisher, records: readonly S
 
 let linked: EventPublisher | undefined;
 /** The bus SST links to this function, with nothing else of toolgate loaded. */
-export const linkedPublisher = (): EventPublisher => (linked ??= new BusPublisher({ target: eventTarget }));
+export const linkedPublisher = (): EventPublisher => (linked ??= new BusPublisher(linkedBus()));
 
 /** call.awaiting_confirmation for a call record just written as waiting; undefined for any other status. */
 export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefined {

@@ -1,5 +1,6 @@
 import type { ToolgateEvent } from "./schema";
 import { TOOLGATE_EVENT_SOURCE } from "./types";
+import type { ToolgateEventType } from "./types";
 
 /**
  * Publishes toolgate's events (undefined entries are skipped, so a caller can pass what a builder found to say).
@@ -20,6 +21,8 @@ export type BusPublisherOptions = {
   log?: (line: string) => void;
   /** A publish is abandoned after this long without an answer (it shares the caller's critical path with a store write). */
   requestTimeoutMs?: number;
+  /** Which events to publish, decided on the first publish (read then, as the target is); all when absent. */
+  publishes?: () => (type: ToolgateEventType) => boolean;
 };
 
 const MAX_ENTRIES = 10;
@@ -36,6 +39,7 @@ function subjectOf(event: ToolgateEvent): string {
 /** PutEvents to the EventBridge bus toolgate is linked to, with the AWS SDK loaded on the first publish, not at a cold start. */
 export class BusPublisher implements EventPublisher {
   private client: Promise<Client | undefined> | undefined;
+  private publishes: ((type: ToolgateEventType) => boolean) | undefined;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: BusPublisherOptions) {
@@ -43,7 +47,8 @@ export class BusPublisher implements EventPublisher {
   }
 
   async publish(...maybe: (ToolgateEvent | undefined)[]): Promise<void> {
-    const events = maybe.filter((event): event is ToolgateEvent => event !== undefined);
+    const publishes = (this.publishes ??= this.options.publishes?.() ?? (() => true));
+    const events = maybe.filter((event): event is ToolgateEvent => event !== undefined && publishes(event.type));
     if (events.length === 0) return;
     try {
       const client = await (this.client ??= this.connect());

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as z from "zod";
+import { PER_CALL_EVENT_TYPES, TOOLGATE_EVENT_SOURCE } from "./types";
+import type { ToolgateEventType } from "./types";
 
 /** A pattern as EventBridge rules (and SST's bus.subscribe) take it: exact values for source and detail-type, matchers for detail. */
 export const EventPatternInput = z.strictObject({
@@ -7,6 +9,7 @@ export const EventPatternInput = z.strictObject({
   detailType: z.array(z.string().min(1)).min(1).optional(),
   detail: z.record(z.string(), z.unknown()).optional(),
 });
+export type EventPatternInput = z.infer<typeof EventPatternInput>;
 
 /** A subscriber: events matching the pattern are POSTed (the EventBridge envelope as JSON) to the webhook. */
 export const WebhookRule = z.strictObject({
@@ -39,4 +42,22 @@ export function loadWebhookRules(value: string | undefined, fallbackFile?: strin
   if (!rules.success)
     throw new Error(`The event rules in ${where} are not valid: ${rules.error.issues.map((issue) => `${issue.path.join(".") || "(list)"}: ${issue.message}`).join("; ")}.`);
   return rules.data;
+}
+
+/** Whether a pattern can match toolgate's events of this type; one that also names detail fields counts as a match. */
+export const matchesType = (pattern: EventPatternInput, type: ToolgateEventType) =>
+  (!pattern.source || pattern.source.includes(TOOLGATE_EVENT_SOURCE)) && (!pattern.detailType || pattern.detailType.includes(type));
+
+export const CALL_EVENT_SETTINGS = ["subscribed", "always"] as const;
+
+/**
+ * The per-call events to publish: those a rule subscribes to ("subscribed", the default), or all of them ("always",
+ * for subscribers of the bus that are not among these rules: an EventBridge rule or API destination of your own).
+ */
+export function publishedCallEvents(rules: readonly WebhookRule[], setting: string | undefined): ToolgateEventType[] {
+  const chosen = setting?.trim() || "subscribed";
+  if (!(CALL_EVENT_SETTINGS as readonly string[]).includes(chosen))
+    throw new Error(`TOOLGATE_CALL_EVENTS must be one of ${CALL_EVENT_SETTINGS.join(", ")}; got "${setting}".`);
+  if (chosen === "always") return [...PER_CALL_EVENT_TYPES];
+  return PER_CALL_EVENT_TYPES.filter((type) => rules.some((rule) => matchesType(rule.pattern, type)));
 }

@@ -12,6 +12,12 @@ export const ToolgateEventType = {
 
 export type ToolgateEventType = (typeof ToolgateEventType)[keyof typeof ToolgateEventType];
 
+/**
+ * Events published once per call. Each would cost about as much as the call's own storage, so they are published
+ * only where something subscribes to them (TOOLGATE_CALL_EVENT_TYPES, derived from the rules at deploy and start).
+ */
+export const PER_CALL_EVENT_TYPES: readonly ToolgateEventType[] = [ToolgateEventType.AwaitingConfirmation, ToolgateEventType.CallSettled];
+
 /** Every event toolgate publishes about itself. */
 export const TOOLGATE_EVENTS_PATTERN = {
   source: [TOOLGATE_EVENT_SOURCE],

@@ -3,7 +3,7 @@ import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
-import { eventTarget, storeOptions } from "../environment";
+import { linkedBus, storeOptions } from "../environment";
 import { BusPublisher } from "../events/publisher";
 import { defaultSecrets } from "../executor/secrets";
 import type { SecretSource } from "../executor/secrets";
@@ -33,7 +33,7 @@ let linked: ModuleStore | undefined;
 export function linkedModuleStore(): ModuleStore {
   if (linked) return linked;
   const db = createDb(storeOptions());
-  const catalog = new Catalog(db, new BusPublisher({ target: eventTarget }));
+  const catalog = new Catalog(db, new BusPublisher(linkedBus()));
   let builtins: Promise<unknown> | undefined;
   const ready = () =>
     (builtins ??= ensureBuiltins(db, catalog, new Date().toISOString()).catch((error: unknown) => {
