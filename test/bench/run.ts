@@ -7,7 +7,8 @@ import { serve } from "@hono/node-server";
 import type { ServerType } from "@hono/node-server";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { BusPublisher } from "@toolgate/core/events";
-import type { EventPublisher } from "@toolgate/core/events";
+import type { EventPublisher, ToolgateEventType } from "@toolgate/core/events";
+import { publishedEvents } from "../../packages/core/src/environment";
 import { eventBridgeApp } from "@toolgate/local/eventbridge";
 import { putGroupItem, writeCatalog } from "../../packages/core/src/dynamo/catalog";
 import { Group } from "@toolgate/core/group";
@@ -52,12 +53,15 @@ const TABLE = "toolgate_bench";
 const out = (name: string, value: string | number) => console.log(`${name}=${value}`);
 const note = (text: string) => console.error(`# ${text}`);
 
-/** Counts the events toolgate publishes, to price them. */
+/** Counts the events toolgate publishes (those its deployment publishes: no per-call event without a subscriber), to price them. */
 class CountingPublisher implements EventPublisher {
   count = 0;
-  constructor(private readonly inner: EventPublisher) {}
+  constructor(
+    private readonly inner: EventPublisher,
+    private readonly publishes: (type: ToolgateEventType) => boolean,
+  ) {}
   publish(...events: Parameters<EventPublisher["publish"]>) {
-    this.count += events.filter((event) => event !== undefined).length;
+    this.count += events.filter((event) => event !== undefined && this.publishes(event.type)).length;
     return this.inner.publish(...events);
   }
 }
@@ -83,14 +87,17 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const dynamo: DynamoLocal = await startDynamoLocal({ log: () => {} });
   cleanups.push(() => dynamo.stop());
   const roundTrips = new RoundTrips();
-  // toolgate's events (call.settled on every call) go to a local PutEvents endpoint of their own, as to EventBridge on AWS.
+  // toolgate's events go to a local PutEvents endpoint of their own, as to EventBridge on AWS; as deployed with no
+  // rule, no per-call event is published (the figures with one subscriber of call.settled are printed beside).
   const bus = serve({ fetch: eventBridgeApp({ rules: [] }).app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((ready) => (bus.listening ? ready() : bus.once("listening", () => ready())));
   cleanups.push(() => new Promise<void>((done) => bus.close(() => done())));
   const busEndpoint = `http://127.0.0.1:${(bus.address() as { port: number }).port}/eventbridge`;
   // TOOLGATE_BENCH_EVENTS=off: no bus, to see what publishing costs.
+  const publishes = () => publishedEvents({ TOOLGATE_CALL_EVENT_TYPES: "" });
   const events = new CountingPublisher(
-    new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }) }),
+    new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }), publishes }),
+    publishes(),
   );
   const toolgate = new Toolgate({
     events,
@@ -236,9 +243,10 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
       `("+" = concurrent), writes moved to FLOOR# partitions (${await floor.removeItems()} floor items removed after)`,
   );
   out("dynamodb_capacity_units_per_call", mean(perCallCapacity).toFixed(2));
-  // call.settled is published from the table's stream, not by the call: it counts here, at EventBridge's price.
-  const callUnits = { ...(await estimateCall(reader, recorder, guarded)), events: (await eventsOf(events, guarded)) + 1 };
+  // With no rule, a call publishes nothing; with one subscriber of call.settled, the table's stream publishes it once per call.
+  const callUnits = { ...(await estimateCall(reader, recorder, guarded)), events: await eventsOf(events, guarded) };
   out("events_per_call", callUnits.events);
+  out("events_per_call_one_subscriber", callUnits.events + 1);
   out("dynamodb_write_units_per_call_aws", callUnits.writeUnits);
   out("dynamodb_read_units_per_call_aws", callUnits.readUnits);
   note(
@@ -279,6 +287,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     for (const part of ["dynamodb", "lambda", "api", "events"] as const) out(`${name}_${part}`, dollars(cost[part]));
   };
   printDollars("dollars_per_million_calls", dollarsPerMillion({ ...callUnits, appMs: guardedAppMs }));
+  printDollars("dollars_per_million_calls_one_subscriber", dollarsPerMillion({ ...callUnits, events: callUnits.events + 1, appMs: guardedAppMs }));
   printDollars("dollars_per_million_visible_tools_reads", dollarsPerMillion({ ...readUnits, appMs: visible.appMs }));
   out("peer_dollars_per_million_calls", dollars(PEER_DOLLARS_PER_MILLION_CALLS));
   note(

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { putCall } from "../../packages/core/src/dynamo/calls";
-import type { CallRecord } from "@toolgate/core/call";
+import { WALK_MARGIN_MS } from "../../packages/core/src/cleanup";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { handleModuleEvent } from "@toolgate/functions/event/modules";
 import { api, testToolgate, tool } from "../support/toolgate";
@@ -94,42 +93,49 @@ test("cleanup - a redelivered module event whose dedupe record was cleaned up st
   expect((await request("GET", `/modules/${moduleName}`)).body).toEqual(before);
 });
 
-test("cleanup - marks a call still running past its deadline timed_out and leaves one within its deadline", async () => {
-  const { toolgate, request, group, name, agent } = await setup();
-  const now = Date.now();
-  const running = (callId: string, deadlineMs: number): CallRecord => ({
-    callId,
-    agentId: agent.agent.id,
-    roleId: agent.role.id,
-    tool: name,
-    group,
-    status: "running",
-    arguments: { n: 1 },
-    startedAt: new Date(now - 120_000).toISOString(),
-    deadline: new Date(deadlineMs).toISOString(),
+test("cleanup - marks a call still running past its deadline timed_out and leaves one within its deadline, whoever admitted it last", async () => {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((open) => (release = open));
+  executor.respond(async () => {
+    await gate;
+    return { body: { content: "finally" } };
   });
-  const expiresAt = Math.floor(now / 1000) + 30 * 86_400;
-  const overdue = `call_${unique("OVERDUE")}`;
-  const onTime = `call_${unique("ONTIME")}`;
-  await putCall(toolgate.db, running(overdue, now - 60_000), expiresAt);
-  await putCall(toolgate.db, running(onTime, now + 3_600_000), expiresAt);
+  const toolgate = await testToolgate();
+  const request = api(toolgate);
+  const group = unique("exec");
+  const [short, long] = [unique("short"), unique("long")];
+  await putGroup(request, group, {
+    description: "x",
+    executor: { type: "http", url: executor.url },
+    tools: [{ ...tool(short), "x-toolgate": { timeoutMs: 60_000 } }, { ...tool(long), "x-toolgate": { timeoutMs: 900_000 } }],
+  });
+  const agent = await agentWithGroups(request, [group]);
+  const calls = [short, long].map((name) => request("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: name } }));
+  try {
+    const listed = await eventually(
+      async () => (await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls as Array<{ callId: string; tool: string; status: string }>,
+      (found) => found.length === 2,
+    );
+    const idOf = (name: string) => listed.find((call) => call.tool === name)!.callId;
+    const statusOf = async (name: string) => (await request("GET", `/agents/${agent.agent.id}/calls/${idOf(name)}`)).body;
+    const now = Date.now();
 
-  expect((await toolgate.cleanup(new Date(now))).deleted).toBe(0);
-  const settled = (await request("GET", `/agents/${agent.agent.id}/calls/${overdue}`)).body;
-  expect(settled).toMatchObject({ callId: overdue, status: "timed_out", error: { code: "tool_timeout" } });
-  expect(typeof settled.finishedAt).toBe("string");
-  expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("running");
-
-  // Running cleanup again changes nothing; later the second call is overdue too.
-  await toolgate.cleanup(new Date(now));
-  expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("running");
-  expect((await toolgate.cleanup(new Date(now + 2 * 3_600_000))).deleted).toBe(0);
-  expect((await request("GET", `/agents/${agent.agent.id}/calls/${onTime}`)).body.status).toBe("timed_out");
-  expect((await request("GET", `/agents/${agent.agent.id}/calls/${overdue}`)).body).toEqual(settled);
-
-  // Timed-out calls then expire like any other record.
-  expect((await toolgate.cleanup(new Date(now + 31 * DAY_MS))).deleted).toBe(2);
-  expect((await request("GET", `/agents/${agent.agent.id}/calls`)).body.calls).toEqual([]);
+    expect((await toolgate.cleanup(new Date(now + 30_000))).settled).toBe(0);
+    expect((await statusOf(short)).status).toBe("running");
+    // Past the short call's deadline (its timeout and grace) and the walk's margin: only it is timed out.
+    expect((await toolgate.cleanup(new Date(now + 65_000 + WALK_MARGIN_MS))).settled).toBe(1);
+    expect(await statusOf(short)).toMatchObject({ status: "timed_out", error: { code: "tool_timeout" }, finishedAt: expect.any(String) });
+    expect((await statusOf(long)).status).toBe("running");
+    // Running cleanup again changes nothing; later the long call is overdue too.
+    expect((await toolgate.cleanup(new Date(now + 65_000 + WALK_MARGIN_MS))).settled).toBe(0);
+    expect((await statusOf(long)).status).toBe("running");
+    expect((await toolgate.cleanup(new Date(now + 2 * 3_600_000))).settled).toBe(1);
+    expect((await statusOf(long)).status).toBe("timed_out");
+  } finally {
+    release();
+    await Promise.all(calls);
+    executor.respond({ body: { content: "done" } });
+  }
 });
 
 test("cleanup - a real call whose executor never answers is timed out once past its deadline, and the late answer does not undo it", async () => {
@@ -167,15 +173,19 @@ test("cleanup - a real call whose executor never answers is timed out once past 
   }
 });
 
-test("call records - a settled call leaves the index of waiting calls, so its settle costs one index delete and nothing more", async () => {
+test("call records - a call admitted straight to running is in no index, so neither its start nor its settle writes one; its agent is indexed by the hour", async () => {
   executor.respond({ body: { content: "done" } });
   const { toolgate, request, name, agent } = await setup();
+  const before = Date.now();
   const completed = await request("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: name } });
   expect(completed.status).toBe(200);
   const item = await rawItem(toolgate, { pk: `AGENT#${agent.agent.id}`, sk: `CALL#${completed.body.callId}` });
   expect(item).toMatchObject({ call: { status: "completed" }, expiresAt: expect.any(Number) });
-  expect(item?.gsi1pk).toBeUndefined();
-  expect(item?.gsi1sk).toBeUndefined();
+  for (const key of ["gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk", "gsi3pk", "gsi3sk"]) expect(item?.[key], key).toBeUndefined();
+  const guard = await rawItem(toolgate, { pk: `AGENT#${agent.agent.id}`, sk: "GUARD" });
+  const hour = Math.floor(before / 3_600_000) * 3_600;
+  expect(guard?.gsi3pk).toMatch(/^ADMITTED#[0-3]$/);
+  expect([`${String(hour).padStart(12, "0")}#${agent.agent.id}`, `${String(hour + 3_600).padStart(12, "0")}#${agent.agent.id}`]).toContain(guard?.gsi3sk);
 });
 
 test("cleanup - where the store applies TTL itself (AWS), cleanup sweeps nothing: TTL deletes expired records", async () => {

@@ -3,7 +3,8 @@ import { CallRecord } from "./call/schema";
 import { uncontended } from "./contention";
 import { applyTransition, forgetPendingArguments } from "./dynamo/calls";
 import { backfillIndexes } from "./dynamo/backfill";
-import { deleteItems, expiredItems, lapsedCallItems } from "./dynamo/cleanup";
+import { admittedAgents, deleteItems, expiredItems, lapsedCallItems, moveAdmittedWalk, readAdmittedWalk, waitingCallsMade } from "./dynamo/cleanup";
+import type { Item } from "./dynamo/query";
 import { createDb } from "./dynamo/client";
 import type { Db } from "./dynamo/client";
 import { eventTarget, storeOptions } from "./environment";
@@ -13,19 +14,48 @@ export { backfillIndexes };
 
 export type CleanupReport = { indexed: number; settled: number; deleted: number };
 
-/** Settles calls waiting past their deadline through the call lifecycle: running ones time out, unanswered or unreported ones expire. */
-async function settleLapsedCalls(db: Db, now: Date): Promise<number> {
+/** Settles a call item found waiting past its deadline through the call lifecycle; whether this cleanup settled it. */
+async function settleLapsed(db: Db, item: Item, now: Date): Promise<boolean> {
+  const lapse = transitions.lapsed(CallRecord.parse(item.call), now);
+  if (!lapse) return false;
+  const written = await uncontended(db.contentionDeadlineMs, () => applyTransition(db, lapse, Number(item.expiresAt)));
+  if (written.kind !== "ok") return false;
+  if (lapse.from === "awaiting_confirmation" || lapse.from === "authorized") await forgetPendingArguments(db, lapse.to.callId);
+  return true;
+}
+
+/** Settles the indexed calls waiting past their deadline: those an admin answered or has to, and any from earlier versions. */
+async function settleIndexedCalls(db: Db, now: Date): Promise<number> {
   let settled = 0;
-  for await (const items of lapsedCallItems(db, Math.floor(now.getTime() / 1000))) {
-    for (const item of items) {
-      const lapse = transitions.lapsed(CallRecord.parse(item.call), now);
-      if (!lapse) continue;
-      const written = await uncontended(db.contentionDeadlineMs, () => applyTransition(db, lapse, Number(item.expiresAt)));
-      if (written.kind !== "ok") continue;
-      settled++;
-      if (lapse.from === "awaiting_confirmation" || lapse.from === "authorized") await forgetPendingArguments(db, lapse.to.callId);
-    }
-  }
+  for await (const items of lapsedCallItems(db, Math.floor(now.getTime() / 1000))) for (const item of items) if (await settleLapsed(db, item, now)) settled++;
+  return settled;
+}
+
+/** How far behind now the walk stays, for calls whose start is written a little after their id was made, on another clock. */
+export const WALK_MARGIN_MS = 60_000;
+/** Where the first walk starts: calls admitted before it were indexed by earlier versions, or found by a walk already. */
+const FIRST_WALK_MS = 24 * 3_600_000;
+
+/**
+ * Settles the calls admitted straight to running or to their runtime (not indexed) that passed their deadline: the
+ * calls made since the last walk by every agent admitted since, read from each agent's own partition. The mark moves
+ * on to where nothing before it can still be waiting: not past a call whose deadline is still ahead.
+ */
+async function settleAdmittedCalls(db: Db, now: Date): Promise<number> {
+  const from = await readAdmittedWalk(db);
+  const start = from ?? now.getTime() - FIRST_WALK_MS;
+  let through = now.getTime() - WALK_MARGIN_MS;
+  if (through <= start) return 0;
+  let settled = 0;
+  for await (const agents of admittedAgents(db, start))
+    for (const agentId of agents)
+      for await (const items of waitingCallsMade(db, agentId, start, through))
+        for (const item of items) {
+          const call = CallRecord.parse(item.call);
+          if (call.deadline && Date.parse(call.deadline) > now.getTime()) through = Math.min(through, Date.parse(call.startedAt));
+          else if (await settleLapsed(db, item, now)) settled++;
+        }
+  if (through > start) await moveAdmittedWalk(db, from, through);
   return settled;
 }
 
@@ -45,7 +75,7 @@ async function deleteExpired(db: Db, now: Date): Promise<number> {
  */
 export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
   const indexed = await backfillIndexes(db);
-  const settled = await settleLapsedCalls(db, now);
+  const settled = (await settleIndexedCalls(db, now)) + (await settleAdmittedCalls(db, now));
   const deleted = await deleteExpired(db, now);
   return { indexed, settled, deleted };
 }

@@ -7,13 +7,13 @@ const attributes = Object.entries(TABLE.fields).map(([AttributeName, type]) => (
   AttributeType: (({ number: "N", binary: "B" } as Record<string, ScalarAttributeType>)[type as string] ?? "S") as ScalarAttributeType,
 }));
 
-const globalIndex = ([IndexName, index]: [string, { hashKey: string; rangeKey: string }]) => ({
+const globalIndex = ([IndexName, index]: [string, { hashKey: string; rangeKey: string; projection?: "keys-only" }]) => ({
   IndexName,
   KeySchema: [
     { AttributeName: index.hashKey, KeyType: "HASH" as const },
     { AttributeName: index.rangeKey, KeyType: "RANGE" as const },
   ],
-  Projection: { ProjectionType: "ALL" as const },
+  Projection: { ProjectionType: index.projection === "keys-only" ? ("KEYS_ONLY" as const) : ("ALL" as const) },
 });
 
 async function untilActive(client: DynamoDBClient, tableName: string) {

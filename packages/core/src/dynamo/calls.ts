@@ -15,13 +15,16 @@ const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation
 const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
 
 /**
- * A waiting call is found by cleanup through its deadline (one awaiting an admin under the approval queue's shards);
- * a settled one leaves that index (fewer index writes per call).
+ * A call an admin answered, or still has to (the approval queue's shards), is found by cleanup through its deadline,
+ * and leaves that index once settled. A call admitted straight to running or to its runtime is not indexed: cleanup
+ * finds it by walking the calls of the agents admitted since it last looked (`admittedAgents`), so a call pays no
+ * index write.
  */
-export const waitingIndexFor = (record: CallRecord, pk: string) =>
-  PENDING.has(record.status) && record.deadline
-    ? runningIndex(pk, epochSeconds(record.deadline), record.status === "awaiting_confirmation" ? AWAITING_PREFIX : RUNNING_PREFIX)
-    : undefined;
+export const waitingIndexFor = (record: CallRecord, pk: string) => {
+  if (!PENDING.has(record.status) || !record.deadline) return undefined;
+  if (record.status === "awaiting_confirmation") return runningIndex(pk, epochSeconds(record.deadline), AWAITING_PREFIX);
+  return record.decidedAt ? runningIndex(pk, epochSeconds(record.deadline), RUNNING_PREFIX) : undefined;
+};
 
 export const callItem = (record: CallRecord, expiresAt: number) => {
   const key = Keys.call(record.agentId, record.callId);

@@ -4,7 +4,7 @@ import type { GuardState } from "../guard/schema";
 import { Role } from "../role/schema";
 import { getItems, itemAt } from "./batch";
 import type { Db } from "./client";
-import { Keys } from "./keys";
+import { admittedIndex, Keys } from "./keys";
 import type { Item } from "./query";
 import { attempt } from "./write";
 
@@ -39,6 +39,8 @@ export type GuardWrite = {
   next: GuardState;
   /** The token version the caller presented, checked against the stored copy (or, with no copy yet, read fresh by the caller). */
   tokenVersion: number;
+  /** When a call was admitted by this write (epoch ms): the agent is then indexed for cleanup under that hour. */
+  admittedAt?: number;
 };
 
 export type GuardOutcome = { kind: "ok" } | { kind: "stale"; of: "guard" | "agent"; current: StoredGuard } | { kind: "contention" };
@@ -62,15 +64,22 @@ function condition({ previous, tokenVersion }: GuardWrite) {
  */
 export async function writeGuardState(db: Db, write: GuardWrite): Promise<GuardOutcome> {
   const { ConditionExpression, names, values } = condition(write);
+  const admitted = write.admittedAt === undefined ? undefined : admittedIndex(write.agentId, write.admittedAt);
   const outcome = await attempt(() =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,
         Key: Keys.guard(write.agentId),
-        UpdateExpression: "SET #state = :next, tokenVersion = :tokenVersion, active = :active",
+        UpdateExpression: `SET #state = :next, tokenVersion = :tokenVersion, active = :active${admitted ? ", gsi3pk = :gsi3pk, gsi3sk = :gsi3sk" : ""}`,
         ConditionExpression,
         ExpressionAttributeNames: { ...names, "#state": "state" },
-        ExpressionAttributeValues: { ...values, ":next": write.next, ":tokenVersion": write.tokenVersion, ":active": true },
+        ExpressionAttributeValues: {
+          ...values,
+          ":next": write.next,
+          ":tokenVersion": write.tokenVersion,
+          ":active": true,
+          ...(admitted ? { ":gsi3pk": admitted.gsi3pk, ":gsi3sk": admitted.gsi3sk } : {}),
+        },
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     ),

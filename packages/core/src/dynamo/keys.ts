@@ -21,6 +21,8 @@ export const Keys = {
   roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),
   agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
   call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
+  /** Up to when cleanup has looked at every call admitted straight to running or to its runtime (the agents walk). */
+  admittedWalk: () => ({ pk: "CLEANUP", sk: "ADMITTED" }),
 };
 
 export const Index = {
@@ -65,3 +67,21 @@ export const agentIndexes = (agent: { id: string; roleId: string; status: string
 export const agentsByStatus = (status: string) => `AGENTS#${status}`;
 export const agentsOfRole = (roleId: string, status: string) => `ROLEAGENTS#${roleId}#${status}`;
 
+
+export const ADMITTED_PREFIX = "ADMITTED#";
+const HOUR_MS = 3_600_000;
+const hourOf = (epochMs: number) => Math.floor(epochMs / HOUR_MS) * HOUR_MS;
+
+/**
+ * An agent's guard record, indexed (gsi3, keys only) under the hour of its latest admitted call: the key changes once
+ * an hour at most, so admissions pay no index write, and cleanup finds every agent with calls admitted since a time.
+ */
+export const admittedIndex = (agentId: string, admittedAtMs: number) => ({
+  gsi3pk: `${ADMITTED_PREFIX}${shardFor(`AGENT#${agentId}`)}`,
+  gsi3sk: `${sortableEpoch(hourOf(admittedAtMs) / 1000)}#${agentId}`,
+});
+
+/** The first gsi3 key of the hour holding `epochMs`: agents whose latest admission is at or after it sort from here. */
+export const admittedSince = (epochMs: number) => `${sortableEpoch(hourOf(epochMs) / 1000)}#`;
+
+export const agentOfAdmitted = (gsi3sk: string) => gsi3sk.slice(gsi3sk.indexOf("#") + 1);

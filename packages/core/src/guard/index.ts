@@ -146,7 +146,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         if (!admitted.admitted) return { kind: "limited", admitted } as const;
         const next = admission(deps, planned, base({ arguments: null }));
         const { guard: written, check } = await admitCall(deps.db, {
-          guard: { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion },
+          guard: { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion, admittedAt: started.getTime() },
           start: next.record,
           expiresAt,
           ...(view.fresh ? {} : { checkRole: caller.roleId }),
