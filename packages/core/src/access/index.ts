@@ -8,7 +8,7 @@ import type { Agent } from "../agent/schema";
 import { effectivePolicy, permissionProblem } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
 import type { PolicyOverride } from "../policy/schema";
-import { effectiveToolGroups } from "../role/index";
+import { effectiveToolGroups, groupsToLoad } from "../role/index";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
 import { metaGroup, metaTool } from "../search/meta-tools";
@@ -26,18 +26,21 @@ export type Access = {
   manager: ToolGroupManager;
   overrides: ReadonlyMap<string, PolicyOverride>;
   groups: string[];
+  /** The whole catalog, not only the role's groups: only then does a tool in none of them not exist. */
+  complete: boolean;
 };
 
 export type Decision =
   | { allowed: true; group: Group; definition: ToolDefinition; policy: EffectivePolicy }
   | { allowed: false; error: ToolgateError; group: string | null };
 
-export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides">): Access => ({
+export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides" | "partial">): Access => ({
   agent,
   role,
   manager: snapshot.manager,
   overrides: snapshot.overrides,
   groups: effectiveToolGroups(role, snapshot.manager),
+  complete: !snapshot.partial,
 });
 
 /** An agent's access with the catalog version it was decided on, and whether its role and catalog were just read. */
@@ -60,8 +63,21 @@ export async function viewFrom(deps: ViewDeps, agent: Agent, read: { role?: Role
     throw roleGone(agent.roleId);
   }
   deps.roles.remember(read.role);
-  return viewOf(agent, read.role, await deps.catalog.at(read.catalogVersion), true);
+  return viewOf(agent, read.role, await deps.catalog.forGroups(groupsToLoad(read.role), read.catalogVersion), true);
 }
+
+/** The same view over the whole catalog, at its version: for decisions about groups beyond the agent's own. */
+export async function completeView(deps: ViewDeps, view: View): Promise<View> {
+  if (view.access.complete) return view;
+  return { ...view, access: accessOf(view.access.agent, view.access.role, await deps.catalog.at(view.version)) };
+}
+
+/**
+ * A view that can decide about this tool: one holding only the role's groups cannot tell a tool of another group
+ * (tool_not_available) from one that does not exist (unknown_tool), so for a tool in none of them it becomes complete.
+ */
+export const viewDeciding = (deps: ViewDeps, view: View, toolName: string): Promise<View> | View =>
+  view.access.complete || metaTool(toolName) || view.access.manager.findTool(toolName) ? view : completeView(deps, view);
 
 /**
  * The one loader of what an agent may see and call, for listing, authorising and approving: "fresh" reads its role
@@ -72,7 +88,8 @@ export async function loadView(deps: ViewDeps, agent: Agent, mode: "cached" | "f
   if (mode === "fresh") return viewFrom(deps, agent, await getRoleAndCatalogVersion(deps.db, agent.roleId));
   const role = await deps.roles.get(agent.roleId);
   if (!role) throw roleGone(agent.roleId);
-  return viewOf(agent, role, deps.catalog.peek() ?? (await deps.catalog.snapshot()), false);
+  const groups = groupsToLoad(role);
+  return viewOf(agent, role, deps.catalog.peekForGroups(groups) ?? (await deps.catalog.currentForGroups(groups)), false);
 }
 
 export const refusals = {

@@ -2,7 +2,9 @@ import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Group } from "../group/schema";
 import type { Db } from "./client";
+import { getItems, itemAt } from "./batch";
 import { queryPages } from "./query";
+import type { Item } from "./query";
 import { attempt } from "./write";
 import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
 import type { PolicyOverride } from "../policy/schema";
@@ -22,11 +24,31 @@ export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overr
   for await (const page of queryPages(db, { KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": CATALOG_PK }, ConsistentRead: true })) {
     for (const item of page) {
       // Stored groups were validated when written; re-checking 20,000 schemas on every cold load costs more than the read.
-      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(JSON.parse(String(item.group)) as Group);
+      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(groupOf(item));
       else if (String(item.sk).startsWith(POLICY_SK_PREFIX)) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
     }
   }
   return { groups, overrides };
+}
+
+const groupOf = (item: Item) => JSON.parse(String(item.group)) as Group;
+
+/** Some groups of the catalog, by id (strongly consistent); an id not registered is absent from the answer. */
+export async function readGroups(db: Db, groupIds: readonly string[]): Promise<Map<string, Group>> {
+  const items = await getItems(db, groupIds.map((id) => Keys.group(id)));
+  return new Map(groupIds.flatMap((id) => {
+    const item = itemAt(items, Keys.group(id));
+    return item ? [[id, groupOf(item)] as const] : [];
+  }));
+}
+
+/** Every policy override, without the groups (a few small items beside them in the catalog's partition). */
+export async function readOverrides(db: Db): Promise<Map<string, PolicyOverride>> {
+  const overrides = new Map<string, PolicyOverride>();
+  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :policy)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":policy": POLICY_SK_PREFIX }, ConsistentRead: true };
+  for await (const page of queryPages(db, query))
+    for (const item of page) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
+  return overrides;
 }
 
 /** What a catalog item does to the catalog, so a process can move its cached snapshot on by its own write. */

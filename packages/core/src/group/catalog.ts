@@ -6,6 +6,7 @@ import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
 import { META_GROUP_ID } from "../search/meta-tools";
+import { PartialCatalogs } from "./partial";
 import { CatalogWriter } from "./writer";
 
 export type { CatalogChange, CatalogSnapshot, Decide } from "./snapshot";
@@ -18,12 +19,34 @@ export class Catalog implements CatalogCache {
   private cached: CatalogSnapshot | undefined;
   private loading: Promise<CatalogSnapshot> | undefined;
   private readonly writer: CatalogWriter;
+  private readonly partials: PartialCatalogs;
 
   constructor(
     private readonly db: Db,
     events: EventPublisher = noEvents,
   ) {
     this.writer = new CatalogWriter(db, this, events);
+    this.partials = new PartialCatalogs(db);
+  }
+
+  /**
+   * The catalog as agents of a role with these groups need it, at `version` (just read by the caller) or later: the
+   * whole catalog if this process holds it or the role uses every group, else only those groups.
+   */
+  forGroups(groupIds: readonly string[] | "all", version: number): Promise<CatalogSnapshot> {
+    if (groupIds === "all" || (this.cached && this.cached.version >= version)) return this.at(version);
+    return this.partials.at(groupIds, version);
+  }
+
+  /** The same, at the catalog's version as read now. */
+  async currentForGroups(groupIds: readonly string[] | "all"): Promise<CatalogSnapshot> {
+    return this.forGroups(groupIds, await readCatalogVersion(this.db));
+  }
+
+  /** The newest snapshot this process holds for these groups, without any read. */
+  peekForGroups(groupIds: readonly string[] | "all"): CatalogSnapshot | undefined {
+    const partial = groupIds === "all" ? undefined : this.partials.peek(groupIds);
+    return partial && (!this.cached || this.cached.version < partial.version) ? partial : this.cached;
   }
 
   async current(): Promise<ToolGroupManager> {
@@ -64,6 +87,7 @@ export class Catalog implements CatalogCache {
 
   invalidate() {
     this.cached = undefined;
+    this.partials.clear();
   }
 
   private async load(atLeast: number) {

@@ -4,7 +4,11 @@ import type { ToolGroupManager } from "./manager";
 
 export type CatalogChange<T> = { items: CatalogItem[]; result: T } | { items: null; result: T };
 
-export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride> };
+/**
+ * The catalog at a version: every group, or (`partial`) only the groups one role uses, with every policy override. A
+ * partial snapshot cannot tell a tool of another group from one that does not exist.
+ */
+export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride>; partial?: true };
 
 export type Decide<T> = (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>;
 

@@ -1,4 +1,4 @@
-import { loadView } from "../access/index";
+import { loadView, viewDeciding } from "../access/index";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import type { Transition } from "../call/lifecycle";
 import { redactArguments, storedResult } from "../call/redact";
@@ -49,7 +49,7 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   const { record, args } = await awaitingCall(deps, callId);
   const agent = await getAgent(deps.db, record.agentId);
   if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
-  const planned = await plan((await loadView(deps, agent, "fresh")).access, record.tool, args, deps.settings);
+  const planned = await plan((await viewDeciding(deps, await loadView(deps, agent, "fresh"), record.tool)).access, record.tool, args, deps.settings);
   if (planned.kind === "refuse")
     throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
   const { executedBy, timeoutMs } = admissionOf(planned);

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadView, viewFrom } from "../access/index";
+import { loadView, viewDeciding, viewFrom } from "../access/index";
+import { groupsToLoad } from "../role/schema";
 import type { View } from "../access/index";
 import type { Agent } from "../agent/schema";
 import { retentionExpiry, transitions } from "../call/lifecycle";
@@ -57,7 +58,8 @@ export async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
 /** A warm process plans on what it remembers; a cold one reads the role, the catalog version and the guard record in one round trip. */
 async function startingView(deps: GuardDeps, agent: Agent): Promise<{ view: View; guard: StoredGuard }> {
   const guard = deps.states.peek(agent.id);
-  if (guard && deps.roles.peek(agent.roleId) && deps.catalog.peek()) return { view: await loadView(deps, agent, "cached"), guard };
+  const role = deps.roles.peek(agent.roleId);
+  if (guard && role && deps.catalog.peekForGroups(groupsToLoad(role))) return { view: await loadView(deps, agent, "cached"), guard };
   const start = await readAdmissionStart(deps.db, agent.id, agent.roleId);
   deps.states.remember(agent.id, start.guard);
   return { view: await viewFrom(deps, agent, start), guard: start.guard };
@@ -131,6 +133,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   try {
     for (let attempt = 1; ; attempt++) {
       if (Date.now() > deadline) throw busy();
+      view = await viewDeciding(deps, view, request.tool);
       const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
       if (planned.kind === "refuse") {
         if (!view.fresh) {

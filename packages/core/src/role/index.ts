@@ -17,7 +17,7 @@ import { totalTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
-export { MAX_PINNED_TOOLS, ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, ToolLoading, usesAllGroups } from "./schema";
+export { groupsToLoad, MAX_PINNED_TOOLS, ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, ToolLoading, usesAllGroups } from "./schema";
 
 export type RoleView = Role & { effectiveToolGroups: string[] };
 

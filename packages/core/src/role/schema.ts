@@ -61,3 +61,7 @@ export const RolePatch = z.strictObject({
 export type RolePatch = z.infer<typeof RolePatch>;
 
 export const usesAllGroups = (role: Pick<Role, "toolGroups">) => role.toolGroups === null || role.toolGroups.length === 0;
+
+/** The groups a role's agents may use, as the catalog loads them for it: every group, or the ones it names. */
+export const groupsToLoad = (role: Pick<Role, "id" | "toolGroups">): readonly string[] | "all" =>
+  role.id === ROOT_ROLE_ID ? ROOT_TOOL_GROUPS : usesAllGroups(role) ? "all" : role.toolGroups!;

@@ -1,4 +1,4 @@
-import { loadView } from "../../access/index";
+import { completeView, loadView } from "../../access/index";
 import { grantRefusal } from "../../access/grant";
 import type { Grant } from "../../access/grant";
 import * as Agent from "../../agent/index";
@@ -47,7 +47,7 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
   const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
   /** Refuses (403 cannot_grant_groups) when the calling agent would hand out groups its own role does not have. */
   const checkGrant = async (agentId: string, grant: Grant) => {
-    const caller = await loadView({ db, catalog, roles }, await Agent.get(db, agentId), "fresh");
+    const caller = await completeView({ db, catalog, roles }, await loadView({ db, catalog, roles }, await Agent.get(db, agentId), "fresh"));
     const refusal = grantRefusal(caller.access, grant);
     if (refusal) throw refusal;
   };

@@ -1,0 +1,77 @@
+import type { Db } from "../dynamo/client";
+import { readGroups, readOverrides } from "../dynamo/catalog";
+import type { PolicyOverride } from "../policy/schema";
+import { META_GROUP_ID } from "../search/meta-tools";
+import { RESERVED_GROUP_IDS } from "./builtin";
+import { ToolGroupManager } from "./manager";
+import type { Group } from "./schema";
+import type { CatalogSnapshot } from "./snapshot";
+
+const MAX_GROUP_SETS = 256;
+
+type Read<T> = { version: number; value: T };
+
+/**
+ * The catalog as one role's agents need it: only the groups the role names (and every policy override), read by id
+ * and kept until the catalog's version moves past the one they were read at. A cold process serving an agent whose
+ * role names 3 groups reads those 3, not the whole catalog.
+ */
+export class PartialCatalogs {
+  private readonly groups = new Map<string, Read<Group | undefined>>();
+  private overrides: Read<ReadonlyMap<string, PolicyOverride>> | undefined;
+  private readonly snapshots = new Map<string, CatalogSnapshot>();
+  private readonly loading = new Map<string, Promise<CatalogSnapshot>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The newest snapshot built for these groups, without any read; undefined until one was. */
+  peek(groupIds: readonly string[]): CatalogSnapshot | undefined {
+    return this.snapshots.get(keyOf(groupIds));
+  }
+
+  /** The snapshot of these groups at `version` (one the caller has just read) or later. */
+  async at(groupIds: readonly string[], version: number): Promise<CatalogSnapshot> {
+    const key = keyOf(groupIds);
+    const known = this.snapshots.get(key);
+    if (known && known.version >= version) return known;
+    const inFlight = this.loading.get(key);
+    if (inFlight) {
+      const loaded = await inFlight;
+      if (loaded.version >= version) return loaded;
+    }
+    const load = this.load(key, groupIds, version).finally(() => this.loading.delete(key));
+    this.loading.set(key, load);
+    return load;
+  }
+
+  clear() {
+    this.groups.clear();
+    this.snapshots.clear();
+    this.overrides = undefined;
+  }
+
+  // What is read after `version` was read is at least that new: anything committed later moves the version on again.
+  private async load(key: string, groupIds: readonly string[], version: number): Promise<CatalogSnapshot> {
+    const stale = groupIds.filter((id) => (this.groups.get(id)?.version ?? -1) < version);
+    const [read, overrides] = await Promise.all([
+      stale.length ? readGroups(this.db, stale) : new Map<string, Group>(),
+      this.overrides && this.overrides.version >= version ? this.overrides.value : readOverrides(this.db),
+    ]);
+    for (const id of stale) this.groups.set(id, { version, value: read.get(id) });
+    if (!this.overrides || this.overrides.version < version) this.overrides = { version, value: overrides };
+    const manager = new ToolGroupManager([...RESERVED_GROUP_IDS, META_GROUP_ID]);
+    for (const id of groupIds) {
+      const group = this.groups.get(id)?.value;
+      if (group) manager.registerGroup(group);
+    }
+    const snapshot: CatalogSnapshot = { version, manager, overrides, partial: true };
+    const known = this.snapshots.get(key);
+    if (!known || known.version <= version) {
+      if (this.snapshots.size >= MAX_GROUP_SETS) this.snapshots.clear();
+      this.snapshots.set(key, snapshot);
+    }
+    return snapshot;
+  }
+}
+
+const keyOf = (groupIds: readonly string[]) => [...new Set(groupIds)].sort().join("\u0000");
