@@ -34,6 +34,7 @@ import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
 import type { DynamoRequest } from "./dynamo-record";
 import { DynamoFloor } from "./floor";
+import { coldLoad } from "./cold-load";
 import { ItemReader } from "./item-reader";
 
 const WARMUP_CALLS = 200;
@@ -319,6 +320,24 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const setupMs = performance.now() - setupStarted;
   out("setup_1000_groups_ms", setupMs.toFixed(0));
   note(`1,000 groups: built and validated in ${parsedMs.toFixed(0)} ms, written in ${Math.ceil(BIG_GROUPS / BATCH)} catalog transactions`);
+
+  // A cold process (a new Lambda instance) answering one agent's first request: it reads its role's groups, or all.
+  const role3 = await api.json("POST", "/roles", 201, {
+    ...admin,
+    body: { name: "bench-three", rolePrompt: "Three groups.", toolGroups: [groups[10]!.id, groups[500]!.id, groups[990]!.id] },
+  });
+  const three = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role3.id, name: "bench-three-agent" } });
+  const coldOptions = { table: TABLE, endpoint: dynamo.endpoint, adminToken: ADMIN_TOKEN, signingKey: SIGNING_KEY };
+  const [coldThree, coldAll] = [await coldLoad(coldOptions, reader, { id: three.agent.id, token: three.token }), await coldLoad(coldOptions, reader, { id: all.agent.id, token: all.token })];
+  out("cold_load_read_units_1000_groups_role_of_3", coldThree.readUnits);
+  out("cold_load_read_units_1000_groups_all", coldAll.readUnits);
+  out("cold_load_share_role_of_3", (coldThree.readUnits / coldAll.readUnits).toFixed(3));
+  out("cold_load_ms_1000_groups_role_of_3", ms(coldThree.ms));
+  out("cold_load_ms_1000_groups_all", ms(coldAll.ms));
+  note(
+    `cold load: a new process's start and first GET /agents/:id/tools, read units from the items' sizes (strongly consistent); ` +
+      `role of 3: ${coldThree.tools} tools, ${coldThree.operations}; every group: ${coldAll.tools} tools, ${coldAll.operations.split(" ").length} requests`,
+  );
 
   // The first request finds the catalog version moved on and loads it (one Query, paged): the cold cost.
   const tripsBeforeCold = roundTrips.snapshot();
