@@ -15,7 +15,7 @@ async function tryIt() {
   const text = await readFile(README, "utf8");
   const section = text.slice(text.indexOf("## Try it"), text.indexOf("\n## ", text.indexOf("## Try it") + 1));
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
-  const last = section.match(/The last line prints `([^`]+)`/)?.[1];
+  const last = section.match(/The last line prints\s+`([^`]+)`/)?.[1];
   return { start: blocks[0]!.trim(), walkthrough: blocks[1]!, last };
 }
 
@@ -34,7 +34,15 @@ async function walk(script: string, url: string) {
   return stdout.trim().split("\n");
 }
 
-test("README - the Try it walkthrough ends in a completed guarded call, again on the kept data, and again after a restart", async () => {
+/** What the walkthrough leaves behind: nothing of its own once its undo ran. */
+async function leftBehind(running: LocalProcess) {
+  const roles = (await running.request("GET", "/roles", running.adminToken)).body.roles as Array<{ name: string }>;
+  const agents = (await running.request("GET", "/agents?status=active&limit=100", running.adminToken)).body.agents as Array<{ name: string }>;
+  const policy = (await running.request("GET", "/tools/current_time", running.adminToken)).body.policy;
+  return { roles: roles.filter((role) => role.name === "writer").length, agents: agents.filter((agent) => agent.name === "writer-1").length, confirms: policy.requireConfirmation === true };
+}
+
+test("README - the Try it walkthrough shows the waiting call, ends in a completed guarded call and undoes itself, again on the kept data and after a restart", async () => {
   const { start, walkthrough, last } = await tryIt();
   expect(start).toBe("TOOLGATE_EXAMPLE_MODULE=1 npm start");
   expect(last).toBeDefined();
@@ -45,7 +53,10 @@ test("README - the Try it walkthrough ends in a completed guarded call, again on
 
   const first = await walk(walkthrough, stack.url);
   expect(first.at(-1)).toBe(last);
+  expect(first.some((line) => line.startsWith('{"status":"awaiting_confirmation","deadline":"'))).toBe(true);
+  expect(first).toContain('{"status":"completed","approvedBy":"admin"}');
   expect(first.join("\n")).not.toContain("null");
+  expect(await leftBehind(stack)).toEqual({ roles: 0, agents: 0, confirms: false });
   const again = await walk(walkthrough, stack.url);
   expect(again.at(-1)).toBe(last);
 
@@ -54,9 +65,18 @@ test("README - the Try it walkthrough ends in a completed guarded call, again on
   const restarted = await walk(walkthrough, stack.url);
   expect(restarted.at(-1)).toBe(last);
   expect(restarted.join("\n")).not.toContain("null");
-  const roles = await stack.request("GET", "/roles", stack.adminToken);
-  expect(roles.body.roles.filter((role: { name: string }) => role.name === "writer")).toHaveLength(1);
+  expect(await leftBehind(stack)).toEqual({ roles: 0, agents: 0, confirms: false });
 }, 240_000);
+
+test("README - a step toolgate refuses prints toolgate's error, not a jq error", async () => {
+  if (!stack) throw new Error("the walkthrough test starts the stack");
+  const { walkthrough } = await tryIt();
+  const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3);
+  const refused = await promisify(execFile)("bash", ["-c", `${helper.replace(README_PORT_LINE, `TG=${stack.url}`)}\ntg GET /agents/agt_nobody/tools "" not-a-token | jq -c '[.tools[].function.name]'`], { cwd: home }).catch((error: { stdout: string; stderr: string }) => error);
+  expect(refused.stdout.trim()).toBe("");
+  expect(refused.stderr.trim()).toMatch(/^tg: GET \/agents\/agt_nobody\/tools answered 401: unauthenticated: .+/);
+  expect(refused.stderr).not.toContain("jq:");
+});
 
 test("GET / - a browser is sent to the console; anything else gets the links", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
