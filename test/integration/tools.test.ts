@@ -11,7 +11,7 @@ beforeAll(async () => {
 
 const withPolicy = (name: string, policy: Record<string, unknown>) => ({ ...tool(name, `The ${name} tool searches things.`), "x-toolgate": policy });
 
-test("GET /tools - lists the catalog's tools by category and tag, with their group and whether they are switched off (the seed's ToolRegistry.list and findByTag)", async () => {
+test("GET /tools - lists the catalog's tools by category and tag, with their group and whether they are switched off", async () => {
   const category = unique("cat");
   const [a, b, c] = [unique("alpha"), unique("beta"), unique("gamma")];
   const group = unique("listed");
@@ -43,7 +43,7 @@ test("GET /tools - a category set by an admin's policy override counts, as the g
   expect((await request("GET", `/tools?category=${category}`)).body.tools.map((t: { name: string }) => t.name)).toEqual([name]);
 });
 
-test("GET /tools/stats - counts every tool, the switched-off ones and each category (the seed's ToolRegistry.getStats)", async () => {
+test("GET /tools/stats - counts every tool, the switched-off ones and each category", async () => {
   const before = (await request("GET", "/tools/stats")).body;
   const category = unique("stats");
   const names = [unique("s1"), unique("s2"), unique("s3")];

@@ -130,9 +130,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const indexed = await backfillIndexes(toolgate().db);
     if (indexed) options.log(`toolgate: indexed ${indexed} agents and calls stored before GET /agents and the approval queue`);
     if (dataDir === undefined) {
-      const { reseedTable } = await import("./reseed");
+      const { recreateTable } = await import("./recreate");
       afterDynamoRestart = async () => {
-        await reseedTable(toolgate(), TABLE_NAME);
+        await recreateTable(toolgate(), TABLE_NAME);
         options.log("toolgate: the in-memory data was lost; recreated the table, the built-in groups, the root role and the root agent");
       };
     }

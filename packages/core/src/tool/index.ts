@@ -43,7 +43,7 @@ function summaries(snapshot: CatalogSnapshot, count: TokenCounter): ToolSummary[
   );
 }
 
-/** The tools of the catalog, by category and tag (the seed's ToolRegistry.list and findByTag) and by text in name or description (its search). */
+/** The tools of the catalog, by category and tag and by text in name or description. */
 export function list(snapshot: CatalogSnapshot, query: ToolQuery, count: TokenCounter): ToolSummary[] {
   const text = query.q?.toLowerCase();
   return summaries(snapshot, count).filter(
@@ -54,7 +54,7 @@ export function list(snapshot: CatalogSnapshot, query: ToolQuery, count: TokenCo
   );
 }
 
-/** The seed's ToolRegistry.getStats, over the real catalog: how many tools, how many switched off, how many per category. */
+/** Over the whole catalog: how many tools, how many switched off, how many per category. */
 export function stats(snapshot: CatalogSnapshot, count: TokenCounter) {
   const tools = summaries(snapshot, count);
   const perCategory = new Map<string, number>();

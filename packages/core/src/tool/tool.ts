@@ -51,7 +51,7 @@ function invalidInput(name: string, error: z.ZodError): ToolResult {
   });
 }
 
-/** The seed's tool factory: a name, a description, zod parameters and an async execute. Timeouts belong to the executor that runs it. */
+/** A native tool: a name, a description, zod parameters and an async execute. Timeouts belong to the executor that runs it. */
 export namespace Tool {
   export type Info = ToolInfo;
   export type Context<Input = Record<string, unknown>> = ToolContext<Input>;
