@@ -3,13 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
+import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { logger } from "../log";
 import { API } from "../routes";
 import { requestLog } from "./log";
 import { method, path } from "./route";
-/** `callId`: set by a handler whose answer is a call, for the request's log line. */
-export type Env = { Variables: { toolgate: Toolgate; callId?: string } };
+/** For the request's log line: `principal`, whoever the token proved to be; `callId`, set by a handler whose answer is a call. */
+export type Env = { Variables: { toolgate: Toolgate; principal?: Principal; callId?: string } };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Ids become DynamoDB keys (at most 1,024 bytes for a sort key); no id toolgate issues comes near this. */

@@ -5,7 +5,7 @@ import type { Principal } from "@toolgate/core/agent";
 import { ToolgateError } from "@toolgate/core/error";
 import { logger } from "../log";
 
-type Seen = { principal?: Principal; agent?: unknown; callId?: string };
+type Seen = { principal?: Principal; callId?: string };
 
 /** API Gateway's id for the request on AWS; one made here on a single machine. */
 const requestIdOf = (c: Context) => (c.env as { requestContext?: { requestId?: string } } | undefined)?.requestContext?.requestId ?? randomUUID();
@@ -17,10 +17,10 @@ function routeOf(c: Context) {
   return `${matchedRoutes(c)[c.req.routeIndex]?.method ?? c.req.method} ${path}`;
 }
 
-/** Who the verified token named: admin, agent, or none (no token, a refused one, or a public route). */
-function principalKind(seen: Seen) {
-  if (seen.principal) return seen.principal.kind;
-  return seen.agent ? "agent" : "none";
+/** Who the verified token named: the admin, an agent and its id (never the token), or none (no token, a refused one, or a public route). */
+function caller(principal: Principal | undefined) {
+  if (!principal) return { principal: "none" };
+  return principal.kind === "agent" ? { principal: "agent", agentId: principal.agent.id } : { principal: "admin" };
 }
 
 /** A refused call is recorded too: its id travels in the refusal's details. */
@@ -38,7 +38,7 @@ export const requestLog: MiddlewareHandler = async (c, next) => {
     route: routeOf(c) ?? null,
     status: c.res.status,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
-    principal: principalKind(seen),
+    ...caller(seen.principal),
     ...(callId ? { callId } : {}),
   });
 };
