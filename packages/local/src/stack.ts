@@ -1,6 +1,4 @@
 import { resolve, join } from "node:path";
-import { serve } from "@hono/node-server";
-import type { ServerType } from "@hono/node-server";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
 import { loadWebhookRules } from "@toolgate/core/events/rules";
 import type { WebhookRule } from "@toolgate/core/events/rules";
@@ -14,6 +12,8 @@ import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
 import { localSecret } from "./secrets";
+import { listen } from "./server";
+import type { ListeningServer } from "./server";
 import { pollTableStream } from "./table-stream";
 import type { StreamRecord } from "@toolgate/core/events";
 import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
@@ -85,7 +85,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   const lock = dataDir === undefined ? undefined : await acquireDataDirLock(dataDir, options.port);
   let dynamo: DynamoLocal | undefined;
   let afterDynamoRestart = async () => {};
-  let server: ServerType | undefined;
+  let server: ListeningServer | undefined;
   let timer: NodeJS.Timeout | undefined;
   let drain: () => Promise<void> = async () => {};
   let example: ExampleModule | undefined;
@@ -94,7 +94,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
-      if (server) await new Promise<void>((done) => server!.close(() => done()));
+      await server?.close();
       await example?.stop();
       await stopStream();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
@@ -103,6 +103,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     })());
 
   try {
+    server = await listen(options.port, options.host);
+    await lock?.setPort(server.port);
+    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}`;
     const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
     const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
     dynamo = await startDynamoLocal({
@@ -163,13 +166,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
     ]);
 
-    server = await new Promise<ServerType>((ready, fail) => {
-      const started = serve({ fetch, port: options.port, hostname: options.host }, () => ready(started));
-      started.once("error", fail);
-    });
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : options.port;
-    await lock?.setPort(port);
+    // toolgate's own events go to this endpoint (read on their first publish), then to the rules above.
+    process.env.TOOLGATE_EVENTS_ENDPOINT = `${url}/eventbridge`;
+    server.serve(fetch);
 
     timer = setInterval(() => {
       toolgate()
@@ -181,9 +180,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     }, options.cleanupIntervalMs);
     timer.unref();
 
-    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
-    // toolgate's own events go to this endpoint (read on their first publish), then to the rules above.
-    process.env.TOOLGATE_EVENTS_ENDPOINT = `${url}/eventbridge`;
     for (const rule of webhooks) options.log(`events: rule ${rule.name} POSTs ${rule.pattern.detailType?.join(", ") ?? "matching events"} to ${new URL(rule.webhook).origin}`);
     if (options.exampleModule) {
       example = await startExampleModule(url);

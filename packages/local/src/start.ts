@@ -19,6 +19,12 @@ function tokenExport(stack: Awaited<ReturnType<typeof startLocal>>) {
   return `export TOOLGATE_ADMIN_TOKEN=$(cat ${stack.dataDir}/admin-token)`;
 }
 
+type PortError = NodeJS.ErrnoException & { port: number; address: string };
+
+const portTaken = ({ port, address }: PortError) =>
+  `Port ${port} on ${address} is already in use (another toolgate, or another program); nothing was started. ` +
+  `Set PORT to another port, e.g. PORT=${port < 65535 ? port + 1 : port - 1} npm start`;
+
 async function main() {
   const options = optionsFromEnv();
   const stack = await startLocal(options);
@@ -60,8 +66,7 @@ async function main() {
 
 main().catch((error) => {
   if (error instanceof JavaRequiredError || error instanceof LockHeldError) console.error(`\n${error.message}\n`);
-  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
-    console.error(`\nThe port is already in use. Set PORT to another port, e.g. PORT=8788 npm start\n`);
+  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`\n${portTaken(error as PortError)}\n`);
   else console.error(`\ntoolgate could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
