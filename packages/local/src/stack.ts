@@ -11,6 +11,7 @@ import type { EventRule } from "./eventbridge";
 import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
+import { requestSummary } from "./request-log";
 import { localSecret } from "./secrets";
 import { listen } from "./server";
 import type { ListeningServer } from "./server";
@@ -28,6 +29,8 @@ export type LocalOptions = {
   adminToken?: string;
   signingKey?: string;
   cleanupIntervalMs: number;
+  /** How often the summary line of requests is printed, when there were any (unless every request is logged). */
+  requestSummaryIntervalMs: number;
   /** Subscribers of toolgate's events; by default from TOOLGATE_EVENT_RULES, else <dataDir>/rules.json. */
   eventRules?: WebhookRule[];
   /** Starts the example module (TOOLGATE_EXAMPLE_MODULE=1) once toolgate answers. */
@@ -73,6 +76,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
     adminToken: env.TOOLGATE_ADMIN_TOKEN || undefined,
     signingKey: env.TOOLGATE_SIGNING_KEY || undefined,
     cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
+    requestSummaryIntervalMs: Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) : 60_000,
     exampleModule: env.TOOLGATE_EXAMPLE_MODULE === "1" || env.TOOLGATE_EXAMPLE_MODULE === "true",
     log: (line) => console.log(line),
   };
@@ -91,10 +95,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   let example: ExampleModule | undefined;
   let stopStream: () => Promise<void> = async () => {};
   let stopping: Promise<void> | undefined;
+  const requests = requestSummary({ intervalMs: options.requestSummaryIntervalMs, print: options.log });
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
       await server?.close();
+      requests.stop();
+      requests.flush();
       await example?.stop();
       await stopStream();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
@@ -160,9 +167,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       log: options.log,
     });
     const fetch = routedFetch([
-      { routes: ROUTES.groups, app: groupsApp(toolgate) },
-      { routes: ROUTES.roles, app: rolesApp(toolgate) },
-      { routes: ROUTES.execution, app: executionApp(toolgate) },
+      { routes: ROUTES.groups, app: groupsApp(toolgate, requests.log) },
+      { routes: ROUTES.roles, app: rolesApp(toolgate, requests.log) },
+      { routes: ROUTES.execution, app: executionApp(toolgate, requests.log) },
       { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
     ]);
 

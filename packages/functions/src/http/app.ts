@@ -5,7 +5,8 @@ import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, To
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
-import { logger } from "../log";
+import { lineEachRequest, logger } from "../log";
+import type { RequestLog } from "../log";
 import { API } from "../routes";
 import { requestLog } from "./log";
 import { method, path } from "./route";
@@ -48,9 +49,9 @@ function errorBody(c: Context, error: ToolgateError) {
 }
 
 /** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
-export function createApp(getToolgate: () => Toolgate) {
+export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = lineEachRequest) {
   const app = new Hono<Env>();
-  app.use(requestLog);
+  app.use(requestLog(logRequest));
   app.on(method(API.groups.health.check), path(API.groups.health.check), async (c) => {
     const store = await getToolgate().health.status();
     return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });
