@@ -173,10 +173,11 @@ test("acquireDataDirLock - of eight processes racing over a stale lock, exactly 
   const startAt = Date.now() + 2_000;
 
   const contenders = Array.from({ length: 8 }, () => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, join(import.meta.dirname, "lock.ts"), dir, String(startAt)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, join(import.meta.dirname, "lock.ts"), dir, String(startAt)], { stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => console.error(String(chunk).trimEnd()));
     return new Promise<{ pid: number; said: string }>((done) => child.once("exit", () => done({ pid: child.pid!, said: output.trim() })));
   });
   const results = await Promise.all(contenders);
