@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/test-output.ts"],
+    // A passing test prints nothing; a failing one is shown with what it printed and logged (--silent=false shows all).
+    silent: "passed-only",
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: "forks",

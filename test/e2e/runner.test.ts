@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@toolgate/local/free-port";
@@ -42,6 +43,15 @@ async function start(dir: string, env: Record<string, string> = {}) {
   return stack;
 }
 
+/** A `java` first on PATH that notes each time it is run, then runs the real one. */
+async function recordingJava() {
+  const dir = await dataDir();
+  const calls = join(dir, "calls");
+  const realJava = execFileSync("sh", ["-c", "command -v java"], { encoding: "utf8" }).trim();
+  await writeFile(join(dir, "java"), `#!/bin/sh\necho "$@" >> ${calls}\nexec ${realJava} "$@"\n`);
+  await chmod(join(dir, "java"), 0o755);
+  return { path: `${dir}:${process.env.PATH}`, calls: () => readFile(calls, "utf8").then((text) => text.split("\n").filter(Boolean), () => []) };
+}
 
 const dynamoPidFile = (dir: string) => join(dir, "dynamodb", "dynamodb-local.pid");
 const dynamoPid = async (dir: string) => Number((await readFile(dynamoPidFile(dir), "utf8")).trim());
@@ -77,6 +87,22 @@ describe("npm start", () => {
     expect((await first.request("GET", "/groups", first.adminToken)).status).toBe(200);
     expect(await dynamoPid(dir)).toBe(firstDynamo);
     expect(isRunning(firstDynamo)).toBe(true);
+  }, 60_000);
+
+  test("npm start - in memory, a second start on a port in use exits 1 saying so before it starts DynamoDB Local, and runs no java", async () => {
+    const adminToken = "port-in-use-admin-token";
+    const first = await start(await dataDir(), { TOOLGATE_IN_MEMORY: "1", TOOLGATE_ADMIN_TOKEN: adminToken });
+    const java = await recordingJava();
+
+    const second = await runToExit({ TOOLGATE_IN_MEMORY: "1", TOOLGATE_DATA_DIR: await dataDir(), PORT: String(first.port), PATH: java.path });
+
+    expect(second.code).toBe(1);
+    expect(second.output.trim()).toBe(
+      `Port ${first.port} on 127.0.0.1 is already in use (another toolgate, or another program); nothing was started. Set PORT to another port, e.g. PORT=${first.port + 1} npm start`,
+    );
+    expect(second.output).not.toContain("dynamodb-local");
+    expect(await java.calls()).toEqual([]);
+    expect((await first.request("GET", "/groups", adminToken)).status).toBe(200);
   }, 60_000);
 
   test("npm start - after the runner is killed with SIGKILL, the next start replaces its lock and stops the DynamoDB Local it left", async () => {

@@ -37,7 +37,7 @@ const functions = {} as Record<HandlerName, Invoke>;
 async function startFunction(bundle: Bundle, table: string): Promise<Invoke> {
   const child = fork(RUNTIME, [], {
     execArgv: [],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
     env: {
       PATH: process.env.PATH,
       AWS_REGION: "us-east-1",
@@ -54,6 +54,8 @@ async function startFunction(bundle: Bundle, table: string): Promise<Invoke> {
     },
   });
   runtimes.push(child);
+  // Its warnings and errors are the running test's output: shown when that test fails, left out when it passes.
+  child.stderr!.on("data", (chunk: Buffer) => console.error(String(chunk).trimEnd().replace(/^/gm, `${bundle.name} | `)));
   const pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   child.on("message", (message: { id?: string; result?: unknown; error?: string }) => {
     const waiting = message.id === undefined ? undefined : pending.get(message.id);

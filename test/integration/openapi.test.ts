@@ -1,18 +1,16 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { afterEach, beforeAll, expect, test, vi } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { rolesApp } from "@toolgate/functions/api/roles";
 import { executionApp } from "@toolgate/functions/api/execution";
 import { groupsApp } from "@toolgate/functions/api/groups";
-import { handleModuleEvent } from "@toolgate/functions/event/modules";
-import { logger } from "@toolgate/functions/log";
 import * as A from "@toolgate/functions/openapi/answers";
 import { apiDocument } from "@toolgate/functions/openapi/build";
 import { undocumentedRoutes, unservedRoutes } from "@toolgate/functions/openapi/document";
 import { API } from "@toolgate/functions/routes";
-import { ADMIN_TOKEN, api, testToolgate, tool } from "../support/toolgate";
+import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
-import { createAgent, createRole, moduleEvent, putGroup, unique } from "./helpers";
+import { createRole, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
@@ -116,64 +114,4 @@ test("GET /docs - a page of every route, without a token, with a policy that all
   expect(page).not.toMatch(/<script|https?:\/\/(?!toolgate)/);
   for (const route of declaredRoutes) expect(page, route).toContain(`<code>${route.split(" ")[1]!.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\/\*$/, "/{page}")}</code>`);
   expect(page).toContain('href="openapi.json"');
-});
-
-const captured: string[] = [];
-function captureLogs() {
-  captured.length = 0;
-  logger.setLogLevel("INFO");
-  for (const stream of [process.stdout, process.stderr])
-    vi.spyOn(stream, "write").mockImplementation((chunk: string | Uint8Array) => {
-      captured.push(String(chunk));
-      return true;
-    });
-}
-afterEach(() => {
-  vi.restoreAllMocks();
-  logger.setLogLevel("WARN");
-});
-const lines = () => captured.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line));
-
-test("logs - one JSON line per request: id, route, status, duration, principal and the call's id; no token, secret or argument", async () => {
-  const group = unique("logged");
-  await putGroup(request, group, { description: "Logged tools.", tools: [tool("echo_secret")], executor: { type: "client" } });
-  const role = await createRole(request, { name: unique("Logged"), toolGroups: [group] });
-  const { agent, token } = await createAgent(request, role.id);
-  const secret = `s3cr3t-${unique("value")}`;
-
-  captureLogs();
-  const call = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: "echo_secret", arguments: { password: secret, note: secret } } });
-  await request("GET", `/agents/${agent.id}`);
-  await request("GET", "/roles", { token: null });
-  const logged = lines();
-
-  expect(call.status).toBe(202);
-  expect(logged).toHaveLength(3);
-  expect(logged[0]).toMatchObject({
-    level: "INFO",
-    message: "request",
-    service: "toolgate",
-    requestId: expect.any(String),
-    method: "POST",
-    route: "POST /agents/:id/calls",
-    status: 202,
-    durationMs: expect.any(Number),
-    principal: "agent",
-    callId: call.body.callId,
-  });
-  expect(logged[1]).toMatchObject({ route: "GET /agents/:id", status: 200, principal: "admin" });
-  expect(logged[1].callId).toBeUndefined();
-  expect(logged[2]).toMatchObject({ route: "GET /roles", status: 401, principal: "none" });
-  const text = captured.join("");
-  for (const hidden of [secret, token, ADMIN_TOKEN, agent.id]) expect(text).not.toContain(hidden);
-});
-
-test("logs - one line per module event handled, with its outcome and none of its detail", async () => {
-  const module = unique("logmod");
-  const description = `Described ${unique("privately")}`;
-  captureLogs();
-  await handleModuleEvent(toolgate, moduleEvent("module.loaded", { module, version: 1, description, tools: [tool(unique("t"))], executor: { type: "http", url: "http://127.0.0.1:9/x" } }, "evt-logged"));
-  const [line] = lines();
-  expect(line).toMatchObject({ level: "INFO", message: "event", eventId: "evt-logged", source: "toolgate.modules", detailType: "module.loaded", outcome: "loaded", module, durationMs: expect.any(Number) });
-  expect(captured.join("")).not.toContain(description);
 });

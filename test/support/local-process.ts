@@ -19,6 +19,22 @@ export type LocalProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
+/**
+ * The child's output, kept for the test to read, and printed as the running test's own output, so it is shown when
+ * that test fails and left out when it passes.
+ */
+function keepOutput(child: ChildProcess): () => string {
+  let output = "";
+  const take = (chunk: Buffer) => {
+    output += chunk;
+    const lines = String(chunk).split("\n").filter((line) => line.trim() !== "");
+    if (lines.length > 0) console.log(lines.map((line) => `npm start (pid ${child.pid}) | ${line}`).join("\n"));
+  };
+  child.stdout!.on("data", take);
+  child.stderr!.on("data", take);
+  return () => output;
+}
+
 /** Runs the embedded default (`npm start`'s command) as a user would, in a child process. */
 export async function startLocalProcess(dataDir: string, env: Record<string, string> = {}): Promise<LocalProcess> {
   // PORT 0: the server binds a port the system picks, so no other process can take it between choosing and binding.
@@ -27,14 +43,12 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
     env: { ...process.env, PORT: "0", TOOLGATE_DATA_DIR: dataDir, TOOLGATE_CLEANUP_INTERVAL_MS: "500", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  const output = keepOutput(child);
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   const url = await new Promise<string>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`toolgate did not start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => fail(new Error(`toolgate did not start within 60 s:\n${output()}`)), 60_000);
     const check = () => {
-      const match = output.match(/toolgate is running at (http:\/\/\S+)/);
+      const match = output().match(/toolgate is running at (http:\/\/\S+)/);
       if (match) {
         clearTimeout(timer);
         ready(match[1]!);
@@ -43,7 +57,7 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
     child.stdout!.on("data", check);
     void exited.then((code) => {
       clearTimeout(timer);
-      fail(new Error(`toolgate exited with code ${code} before it was ready:\n${output}`));
+      fail(new Error(`toolgate exited with code ${code} before it was ready:\n${output()}`));
     });
   });
   const port = Number(new URL(url).port);
@@ -54,7 +68,7 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
     dataDir,
     adminToken,
     child,
-    output: () => output,
+    output,
     request: (method, path, token, body) =>
       fetch(`${url}${path}`, {
         method,
@@ -75,9 +89,7 @@ export async function runToExit(env: Record<string, string>): Promise<{ code: nu
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const code = await new Promise<number | null>((done) => child.once("exit", done));
-  return { code, output };
+  const output = keepOutput(child);
+  const code = await new Promise<number | null>((done) => child.once("close", done));
+  return { code, output: output() };
 }

@@ -158,7 +158,9 @@ await new Promise((resolve) => setTimeout(resolve, Number(startAt) - Date.now())
 try {
   const lock = await acquireDataDirLock(dir, process.pid);
   console.log("won");
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Held until the test has heard from every contender: one that starts late must find it held, not released.
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.once("end", resolve));
   await lock.release();
 } catch (error) {
   console.log(error.name === "LockHeldError" ? "refused " + error.holder.pid : "error " + error.message);
@@ -173,13 +175,23 @@ test("acquireDataDirLock - of eight processes racing over a stale lock, exactly 
   const startAt = Date.now() + 2_000;
 
   const contenders = Array.from({ length: 8 }, () => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, join(import.meta.dirname, "lock.ts"), dir, String(startAt)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, join(import.meta.dirname, "lock.ts"), dir, String(startAt)], { stdio: ["pipe", "pipe", "pipe"] });
     children.push(child);
     let output = "";
-    child.stdout!.on("data", (chunk) => (output += chunk));
-    return new Promise<{ pid: number; said: string }>((done) => child.once("exit", () => done({ pid: child.pid!, said: output.trim() })));
+    child.stderr!.on("data", (chunk) => console.error(String(chunk).trimEnd()));
+    const said = new Promise<string>((done) => {
+      child.stdout!.on("data", (chunk) => {
+        output += chunk;
+        if (output.includes("\n")) done(output.trim());
+      });
+      child.once("exit", () => done(output.trim()));
+    });
+    const exited = new Promise((done) => child.once("exit", done));
+    return { child, said, exited };
   });
-  const results = await Promise.all(contenders);
+  const results = await Promise.all(contenders.map(async ({ child, said }) => ({ pid: child.pid!, said: await said })));
+  for (const { child } of contenders) child.stdin!.end();
+  await Promise.all(contenders.map(({ exited }) => exited));
 
   const winners = results.filter((result) => result.said === "won");
   expect(winners).toHaveLength(1);

@@ -1,6 +1,4 @@
 import { resolve, join } from "node:path";
-import { serve } from "@hono/node-server";
-import type { ServerType } from "@hono/node-server";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
 import { loadWebhookRules, publishedCallEvents } from "@toolgate/core/events/rules";
 import { ToolgateEventType } from "@toolgate/core/events/types";
@@ -14,7 +12,10 @@ import type { EventRule } from "./eventbridge";
 import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
+import { requestSummary } from "./request-log";
 import { localSecret } from "./secrets";
+import { listen } from "./server";
+import type { ListeningServer } from "./server";
 import { pollTableStream } from "./table-stream";
 import type { StreamRecord } from "@toolgate/core/events";
 import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
@@ -29,6 +30,8 @@ export type LocalOptions = {
   adminToken?: string;
   signingKey?: string;
   cleanupIntervalMs: number;
+  /** How often the summary line of requests is printed, when there were any (unless every request is logged). */
+  requestSummaryIntervalMs: number;
   /** Subscribers of toolgate's events; by default from TOOLGATE_EVENT_RULES, else <dataDir>/rules.json. */
   eventRules?: WebhookRule[];
   /** Starts the example module (TOOLGATE_EXAMPLE_MODULE=1) once toolgate answers. */
@@ -74,6 +77,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
     adminToken: env.TOOLGATE_ADMIN_TOKEN || undefined,
     signingKey: env.TOOLGATE_SIGNING_KEY || undefined,
     cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
+    requestSummaryIntervalMs: Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) : 60_000,
     exampleModule: env.TOOLGATE_EXAMPLE_MODULE === "1" || env.TOOLGATE_EXAMPLE_MODULE === "true",
     log: (line) => console.log(line),
   };
@@ -86,16 +90,19 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   const lock = dataDir === undefined ? undefined : await acquireDataDirLock(dataDir, options.port);
   let dynamo: DynamoLocal | undefined;
   let afterDynamoRestart = async () => {};
-  let server: ServerType | undefined;
+  let server: ListeningServer | undefined;
   let timer: NodeJS.Timeout | undefined;
   let drain: () => Promise<void> = async () => {};
   let example: ExampleModule | undefined;
   let stopStream: () => Promise<void> = async () => {};
   let stopping: Promise<void> | undefined;
+  const requests = requestSummary({ intervalMs: options.requestSummaryIntervalMs, print: options.log });
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
-      if (server) await new Promise<void>((done) => server!.close(() => done()));
+      await server?.close();
+      requests.stop();
+      requests.flush();
       await example?.stop();
       await stopStream();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
@@ -104,6 +111,9 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     })());
 
   try {
+    server = await listen(options.port, options.host);
+    await lock?.setPort(server.port);
+    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}`;
     const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
     const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
     dynamo = await startDynamoLocal({
@@ -161,19 +171,15 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
         log: options.log,
       });
     const fetch = routedFetch([
-      { routes: ROUTES.groups, app: groupsApp(toolgate) },
-      { routes: ROUTES.roles, app: rolesApp(toolgate) },
-      { routes: ROUTES.execution, app: executionApp(toolgate) },
+      { routes: ROUTES.groups, app: groupsApp(toolgate, requests.log) },
+      { routes: ROUTES.roles, app: rolesApp(toolgate, requests.log) },
+      { routes: ROUTES.execution, app: executionApp(toolgate, requests.log) },
       { routes: ["POST /eventbridge", "POST /eventbridge/"], app: bus.app },
     ]);
 
-    server = await new Promise<ServerType>((ready, fail) => {
-      const started = serve({ fetch, port: options.port, hostname: options.host }, () => ready(started));
-      started.once("error", fail);
-    });
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : options.port;
-    await lock?.setPort(port);
+    // toolgate's own events go to this endpoint (read on their first publish), then to the rules above.
+    process.env.TOOLGATE_EVENTS_ENDPOINT = `${url}/eventbridge`;
+    server.serve(fetch);
 
     timer = setInterval(() => {
       toolgate()
@@ -185,9 +191,6 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     }, options.cleanupIntervalMs);
     timer.unref();
 
-    const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
-    // toolgate's own events go to this endpoint (read on their first publish), then to the rules above.
-    process.env.TOOLGATE_EVENTS_ENDPOINT = `${url}/eventbridge`;
     for (const rule of webhooks) options.log(`events: rule ${rule.name} POSTs ${rule.pattern.detailType?.join(", ") ?? "matching events"} to ${new URL(rule.webhook).origin}`);
     if (options.exampleModule) {
       example = await startExampleModule(url);

@@ -1,8 +1,11 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+// The terminal shows warnings, errors and a summary line of requests; POWERTOOLS_LOG_LEVEL=INFO shows every request, as on AWS.
+process.env.POWERTOOLS_LOG_LEVEL ||= "WARN";
 
 const { JavaRequiredError } = await import("./dynamo-local");
 const { LockHeldError } = await import("./lock");
 const { optionsFromEnv, startLocal } = await import("./stack");
+const { everyRequestLogged } = await import("./request-log");
 
 export {};
 const tokenSource = {
@@ -19,6 +22,14 @@ function tokenExport(stack: Awaited<ReturnType<typeof startLocal>>) {
   return `export TOOLGATE_ADMIN_TOKEN=$(cat ${stack.dataDir}/admin-token)`;
 }
 
+type PortError = NodeJS.ErrnoException & { port: number; address: string };
+
+const portTaken = ({ port, address }: PortError) =>
+  `Port ${port} on ${address} is already in use (another toolgate, or another program); nothing was started. ` +
+  `Set PORT to another port, e.g. PORT=${port < 65535 ? port + 1 : port - 1} npm start`;
+
+const interval = (ms: number) => (ms === 60_000 ? "minute" : `${ms / 1000} s`);
+
 async function main() {
   const options = optionsFromEnv();
   const stack = await startLocal(options);
@@ -31,6 +42,9 @@ async function main() {
       `  admin token: ${source}`,
       `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge`,
       `  console:     ${stack.url}/console (sign in with the admin token)`,
+      everyRequestLogged()
+        ? `  logs:        every request, one JSON line each (POWERTOOLS_LOG_LEVEL=${process.env.POWERTOOLS_LOG_LEVEL})`
+        : `  logs:        warnings, errors and a summary of requests every ${interval(options.requestSummaryIntervalMs)} (POWERTOOLS_LOG_LEVEL=INFO npm start prints every request)`,
       stack.exampleModule
         ? `  example:     the example module's group "example" (word_count, current_time), its executor at ${stack.exampleModule}`
         : "  example:     off (TOOLGATE_EXAMPLE_MODULE=1 npm start adds a module with two tools to try)",
@@ -60,8 +74,7 @@ async function main() {
 
 main().catch((error) => {
   if (error instanceof JavaRequiredError || error instanceof LockHeldError) console.error(`\n${error.message}\n`);
-  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
-    console.error(`\nThe port is already in use. Set PORT to another port, e.g. PORT=8788 npm start\n`);
+  else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") console.error(`\n${portTaken(error as PortError)}\n`);
   else console.error(`\ntoolgate could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

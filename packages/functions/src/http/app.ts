@@ -3,13 +3,15 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
+import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
-import { logger } from "../log";
+import { lineEachRequest, logger } from "../log";
+import type { RequestLog } from "../log";
 import { API } from "../routes";
 import { requestLog } from "./log";
 import { method, path } from "./route";
-/** `callId`: set by a handler whose answer is a call, for the request's log line. */
-export type Env = { Variables: { toolgate: Toolgate; callId?: string } };
+/** For the request's log line: `principal`, whoever the token proved to be; `callId`, set by a handler whose answer is a call. */
+export type Env = { Variables: { toolgate: Toolgate; principal?: Principal; callId?: string } };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Ids become DynamoDB keys (at most 1,024 bytes for a sort key); no id toolgate issues comes near this. */
@@ -47,9 +49,9 @@ function errorBody(c: Context, error: ToolgateError) {
 }
 
 /** A Hono app with toolgate's error contract: every failure is `{ error, message }`, never a stack trace. */
-export function createApp(getToolgate: () => Toolgate) {
+export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = lineEachRequest) {
   const app = new Hono<Env>();
-  app.use(requestLog);
+  app.use(requestLog(logRequest));
   app.on(method(API.groups.health.check), path(API.groups.health.check), async (c) => {
     const store = await getToolgate().health.status();
     return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });

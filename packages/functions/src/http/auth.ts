@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { authenticate as principalOf } from "@toolgate/core/agent";
 import type { Agent, Principal } from "@toolgate/core/agent";
@@ -10,31 +11,40 @@ export type { Principal };
 const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
 const forbidden = (message: string) => new ToolgateError(403, "forbidden", message);
 
-/** Who is calling, from the bearer token alone: the admin, or the active agent the token was issued to. */
-function authenticate(toolgate: Toolgate, authorization: string | undefined, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
-  const token = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+/** What authenticating reads and keeps of a request, whatever else its route sets on it. */
+type RequestContext = { req: Context["req"]; get(key: "toolgate"): Toolgate; set(key: "principal", principal: Principal): void };
+
+export const bearerToken = (c: Pick<RequestContext, "req">) => c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+
+/**
+ * Who is calling, from the bearer token alone: the admin, or the active agent the token was issued to. It is kept on
+ * the request as soon as the token is verified, before any route decides whether that caller may go on, so the
+ * request's log line names who asked on every route that authenticates, refused or not.
+ */
+export async function authenticate(c: RequestContext, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
+  const token = bearerToken(c);
   if (!token) throw unauthenticated("Send a token as 'Authorization: Bearer <token>'.");
-  return principalOf(toolgate.auth, token, options);
+  const principal = await principalOf(c.get("toolgate").auth, token, options);
+  c.set("principal", principal);
+  return principal;
 }
 
 export const requireAdmin = createMiddleware<Env & { Variables: { principal: Principal } }>(async (c, next) => {
-  const principal = await authenticate(c.get("toolgate"), c.req.header("authorization"));
+  const principal = await authenticate(c);
   if (principal.kind !== "admin") throw forbidden("This route needs the admin token.");
-  c.set("principal", principal);
   await next();
 });
 
 /** The admin, or the agent named by the `:id` path parameter using its own token. */
 export const requireAdminOrSelf = createMiddleware<Env & { Variables: { principal: Principal } }>(async (c, next) => {
-  const principal = await authenticate(c.get("toolgate"), c.req.header("authorization"));
+  const principal = await authenticate(c);
   if (principal.kind === "agent" && principal.agent.id !== c.req.param("id")) throw forbidden("An agent token only gives access to its own agent.");
-  c.set("principal", principal);
   await next();
 });
 
 const selfOnly = (options: { cachedAgent?: boolean }) =>
   createMiddleware<Env & { Variables: { agent: Agent } }>(async (c, next) => {
-    const principal = await authenticate(c.get("toolgate"), c.req.header("authorization"), options);
+    const principal = await authenticate(c, options);
     if (principal.kind !== "agent") throw forbidden("Tool calls are made by agents: use the agent's own token, not the admin token.");
     if (principal.agent.id !== c.req.param("id")) throw forbidden("An agent token only gives access to its own agent.");
     c.set("agent", principal.agent);

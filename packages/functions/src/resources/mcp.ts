@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { authenticate } from "@toolgate/core/agent";
 import type { Agent } from "@toolgate/core/agent";
 import { ToolgateError } from "@toolgate/core/error";
 import { API } from "../routes";
 import type { Env } from "../http/app";
+import { authenticate, bearerToken } from "../http/auth";
 import { method, path } from "../http/route";
 
 const R = API.execution.mcp;
@@ -29,10 +29,9 @@ const challenge = (c: Context, message: string) =>
 
 /** The agent a bearer token names (its own token, verified), the 401 challenge, or the admin's refusal. */
 async function agentOf(c: Context<Env>): Promise<Agent | Response> {
-  const token = c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (!token) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
+  if (!bearerToken(c)) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
   try {
-    const principal = await authenticate(c.get("toolgate").auth, token, { cachedAgent: true });
+    const principal = await authenticate(c, { cachedAgent: true });
     if (principal.kind === "admin")
       throw new ToolgateError(403, "forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
     return principal.agent;
