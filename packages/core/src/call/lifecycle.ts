@@ -81,6 +81,16 @@ export const transitions = {
     return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
   },
 
+  /** Its agent was terminated: a call still waiting for an approval or for the runtime's result can never run, so it ends. */
+  cancelled(record: CallRecord, now: Date): Transition | undefined {
+    const message = CANCELLATIONS[record.status];
+    if (!message) return undefined;
+    return {
+      from: record.status,
+      to: { ...withoutDeadline(record), status: "cancelled", error: { code: "agent_terminated", message }, ...finished(record, now) },
+    };
+  },
+
   /** Nobody settled a waiting call by its deadline: running ones time out, unanswered or unreported ones expire. */
   lapsed(record: CallRecord, now: Date): Transition | undefined {
     const lapse = LAPSES[record.status];
@@ -93,4 +103,10 @@ const LAPSES: Partial<Record<CallStatus, { status: CallStatus; code: string; mes
   running: { status: "timed_out", code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
   awaiting_confirmation: { status: "expired", code: "confirmation_expired", message: "Nobody approved or denied the call in time; it expired." },
   authorized: { status: "expired", code: "result_not_reported", message: "The agent's runtime did not report a result in time; the call expired." },
+};
+
+/** The calls a terminated agent leaves waiting: nothing will approve them into running, nor report their result. */
+const CANCELLATIONS: Partial<Record<CallStatus, string>> = {
+  awaiting_confirmation: "The agent was terminated while the call awaited approval, so the call was cancelled; the tool did not run.",
+  authorized: "The agent was terminated before its runtime reported the call's result, so the call was cancelled; no result is accepted.",
 };

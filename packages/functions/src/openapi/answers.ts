@@ -16,6 +16,7 @@ export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
 export const Health = z.object({ ok: z.boolean(), store: z.enum(["available", "unavailable"]) });
 
 export const PublicAgent = Agent.omit({ tokenVersion: true });
+export const TerminatedAgent = PublicAgent.extend({ cancelledCalls: z.number().int().describe("how many calls it left waiting (for an approval or its runtime's result) were cancelled") });
 export const AgentWithToken = z.object({ agent: PublicAgent, token: z.string().describe("the agent's bearer token; shown once") });
 
 const Tokens = { tokens: z.number().int().describe("o200k_base tokens of the definitions as an agent receives them") };

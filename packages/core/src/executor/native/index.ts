@@ -83,8 +83,8 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
   );
   register(
     native("terminate_agent", async ({ input }) => {
-      const agent = await Agent.terminate(db, input.agentId, now(), events);
-      return jsonResult({ agentId: agent.id, status: agent.status });
+      const { agent, cancelledCalls } = await Agent.terminate(db, input.agentId, now(), events);
+      return jsonResult({ agentId: agent.id, status: agent.status, cancelledCalls });
     }),
   );
   register(

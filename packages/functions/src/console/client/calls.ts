@@ -10,6 +10,7 @@ const STATUS_KINDS: Partial<Record<CallStatus, "ok" | "warn" | "danger">> = {
   denied: "danger",
   refused: "danger",
   expired: "warn",
+  cancelled: "warn",
 };
 
 export const STATUS_TEXT: Record<CallStatus, string> = {
@@ -22,6 +23,7 @@ export const STATUS_TEXT: Record<CallStatus, string> = {
   denied: "denied",
   expired: "expired",
   refused: "refused",
+  cancelled: "cancelled (agent terminated)",
 };
 
 export const callStatusBadge = (status: CallStatus) => badge(STATUS_TEXT[status] ?? status, STATUS_KINDS[status]);
