@@ -27,6 +27,7 @@ import type { RunOutcome } from "./run";
 import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
+export { isCallerRefusal } from "./refusal";
 export type { GuardDeps } from "./deps";
 export type { ApprovalOutcome } from "./approvals";
 export { DEFAULT_GUARD_SETTINGS } from "./settings";
