@@ -331,7 +331,7 @@ describe("operator console in Chromium", () => {
     expect(record).toContain("[REDACTED]");
     expect(record).toContain('"service": "web"');
     expect(record).not.toContain("tok-very-secret-123");
-    expect(record).toContain("Deadline");
+    expect(record).toContain("Approval deadline");
 
     await page.getByLabel("Tool").fill("put_artifact");
     await page.getByRole("button", { name: "Filter" }).click();
@@ -364,7 +364,7 @@ describe("operator console in Chromium", () => {
       expect(await page.locator("#approval-list > li").count()).toBe(queue.length);
       expect(await page.locator("#approval-count").textContent()).toBe(String(queue.length));
       const text = (await card(other.body.callId).textContent())!;
-      for (const expected of ["deploy_service", "approver-test", "writer", "[REDACTED]", "Deadline"]) expect(text).toContain(expected);
+      for (const expected of ["deploy_service", "approver-test", "writer", "[REDACTED]", "Approval deadline"]) expect(text).toContain(expected);
       expect(text).not.toContain("tok-other-secret-456");
       await page.screenshot({ path: join(RESULTS_DIR, "operator-approvals.png"), fullPage: true });
 

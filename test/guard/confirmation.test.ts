@@ -220,8 +220,8 @@ test("POST /calls/:callId/approve - a client-executed tool needing confirmation 
 
   const approved = await request("POST", `/calls/${body.callId}/approve`);
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  expect(approved.body).toEqual({ callId: body.callId, status: "authorized", tool: "write_file", arguments: { path: "notes.md", content: "hello" } });
-  expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({ status: "authorized", approvedBy: "admin" });
+  expect(approved.body).toEqual({ callId: body.callId, status: "authorized", tool: "write_file", arguments: { path: "notes.md", content: "hello" }, deadline: expect.any(String) });
+  expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({ status: "authorized", approvedBy: "admin", deadline: approved.body.deadline });
 
   const reported = await request("POST", `/agents/${caller.agent.id}/calls/${body.callId}/result`, { token: caller.token, body: { content: "wrote 5 bytes" } });
   expect(reported.status).toBe(200);

@@ -288,6 +288,7 @@ describe("toolgate as an MCP server", () => {
     const task = await callAsTask("web-2");
     expect(task).toMatchObject({ resultType: "task", status: "working", statusMessage: "Awaiting an operator's approval.", pollIntervalMs: 2000 });
     expect(task.taskId).toMatch(/^call_/);
+    expect(task.createdAt).toBe((await request("GET", `/agents/${agent.agent.id}/calls/${task.taskId}`)).body.startedAt);
     expect(await getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: "working" });
     const before = executor.requestsFor(names.remove).length;
     expect((await request("POST", `/calls/${task.taskId}/approve`)).status).toBe(200);

@@ -32,6 +32,10 @@ function startWaiting(executedBy: Admission["executedBy"], timeoutMs: number, ti
     : { status: "running" as const, waitMs: timeoutMs + DEADLINE_GRACE_MS };
 }
 
+/**
+ * A call's one deadline: when what it waits for now (an approval, its tool, its runtime's result) must have happened.
+ * Computed here only; every answer that shows a waiting call shows the record's value, and a settled call has none.
+ */
 const deadlineAfter = (from: Date, waitMs: number) => new Date(from.getTime() + waitMs).toISOString();
 
 const finished = (record: CallRecord, now: Date) => ({ finishedAt: now.toISOString(), durationMs: now.getTime() - Date.parse(record.startedAt) });
@@ -51,11 +55,12 @@ export const transitions = {
   /** The tool's outcome: its result, or the failure of its executor (a refusal the tool itself made is recorded as refused). */
   settled(running: CallRecord, outcome: { result: ToolResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
     const timing = { finishedAt: now.toISOString(), durationMs: now.getTime() - startedRunning };
+    const ran = withoutDeadline(running);
     if ("result" in outcome)
-      return { from: "running", to: { ...running, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };
+      return { from: "running", to: { ...ran, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };
     const { status, code, message } = outcome.error;
     const to: CallStatus = code === "tool_timeout" ? "timed_out" : status === 403 ? "refused" : "error";
-    return { from: "running", to: { ...running, ...timing, status: to, error: { code, message } } };
+    return { from: "running", to: { ...ran, ...timing, status: to, error: { code, message } } };
   },
 
   approved(record: CallRecord, admin: string, executedBy: Admission["executedBy"], timeoutMs: number, timings: CallTimings, now: Date): Transition {
@@ -95,7 +100,7 @@ export const transitions = {
   lapsed(record: CallRecord, now: Date): Transition | undefined {
     const lapse = LAPSES[record.status];
     if (!lapse) return undefined;
-    return { from: record.status, to: { ...record, status: lapse.status, error: { code: lapse.code, message: lapse.message }, finishedAt: now.toISOString() } };
+    return { from: record.status, to: { ...withoutDeadline(record), status: lapse.status, error: { code: lapse.code, message: lapse.message }, finishedAt: now.toISOString() } };
   },
 };
 

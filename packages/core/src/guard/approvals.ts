@@ -14,7 +14,7 @@ import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
 
-export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> };
+export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown>; deadline: string };
 
 /** The call's agent was terminated (before the approval, or while it was being given): the call can never run. */
 const agentTerminated = (record: CallRecord) =>
@@ -73,7 +73,7 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   if (written.kind === "moved") throw alreadyAnswered(written.current ?? record);
   const keptForTheResult = approved.to.status === "authorized" && redactArguments(args).secrets.length > 0;
   if (!keptForTheResult) await forgetPendingArguments(deps.db, callId);
-  if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args };
+  if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args, deadline: approved.to.deadline! };
   return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs);
 }
 

@@ -59,10 +59,7 @@ async function callTool(caller: McpRequest, name: string, args: Record<string, u
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args });
     if (response.status === 200) return completed(response.body.callId, response.body.result);
-    if (tasks && response.body.status === "awaiting_confirmation") {
-      const pending = { callId: response.body.callId, status: response.body.status, startedAt: new Date().toISOString() };
-      throw new TaskCreated({ resultType: "task", ...taskOf(pending, deps.settings.callRetentionDays) });
-    }
+    if (tasks && response.body.status === "awaiting_confirmation") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
     if (error instanceof TaskCreated) throw error;

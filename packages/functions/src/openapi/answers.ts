@@ -77,7 +77,15 @@ export const ToolSearchResult = z.object({ agentId: z.string(), query: z.string(
 export const CallPage = page("calls", CallRecord);
 export const MessagePage = page("messages", Message.omit({ to: true }).loose());
 export const CallAnswer = z
-  .object({ callId: z.string(), status: CallStatus, tool: z.string().optional(), result: z.unknown().optional(), arguments: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    callId: z.string(),
+    status: CallStatus,
+    tool: z.string().optional(),
+    result: z.unknown().optional(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    startedAt: z.string().optional().describe("a waiting call (202): when it started, as recorded"),
+    deadline: z.string().optional().describe("a waiting call (202): when what it waits for (an approval, the runtime's result) must have happened; the record's deadline"),
+  })
   .loose();
 export { CallRecord, ModuleState };
 

@@ -1,6 +1,6 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
 import { byId, code, consoleHref, element, fact, maybeById, setMessage, timeElement } from "./dom";
-import { argumentsBlock } from "./calls";
+import { argumentsBlock, deadlineLabel } from "./calls";
 import type { CallRecord } from "./types";
 
 const QUEUE = withQuery("calls", { status: "awaiting_confirmation", limit: 100 });
@@ -48,7 +48,7 @@ function approvalCard(call: CallRecord) {
       ...fact("Role", element("a", { href: consoleHref("/roles/" + encodeURIComponent(call.roleId)), text: call.roleName ?? call.roleId })),
       ...fact("Group", call.group ? code(call.group) : "—"),
       ...fact("Asked", timeElement(call.startedAt)),
-      ...fact("Deadline", timeElement(call.deadline), timeLeft(call.deadline)),
+      ...fact(deadlineLabel(call.status), timeElement(call.deadline), timeLeft(call.deadline)),
       ...fact("Call id", code(call.callId)),
     ]),
     element("h3", { text: "Arguments (secret values redacted)" }),
