@@ -40,6 +40,7 @@ export const GroupView = Group.omit({ executor: true })
   .extend({ warning: z.literal("duplicate_group_id").optional(), message: z.string().optional() });
 export const RefreshedGroup = GroupView.extend({ added: z.array(z.string()), removed: z.array(z.string()) });
 
+const EffectivePolicy = ToolPolicy.extend({ disabled: z.boolean() }).describe("the policy the guard applies: the tool's x-toolgate with an admin's override over it");
 export const ToolSummary = z.object({
   name: z.string(),
   group: z.string(),
@@ -47,6 +48,8 @@ export const ToolSummary = z.object({
   category: z.string().nullable().optional(),
   tags: z.array(z.string()),
   disabled: z.boolean(),
+  policy: EffectivePolicy,
+  overridden: z.boolean().describe("whether an admin's override changes a field of the tool's own policy"),
   ...Tokens,
 });
 export const ToolStats = z.object({ totalTools: z.number().int(), disabledTools: z.number().int(), totalTokens: z.number().int(), categories: z.record(z.string(), z.number().int()) });
