@@ -275,7 +275,8 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
           <h2 id="clear-all-title">Use all tool groups?</h2>
           <p id="clear-all-text">
             No group is ticked. If you save this, the role names no tool groups and all tool groups will then apply: its agents see every
-            group registered now and every group registered later.
+            group registered now, org_management included (which lets them create roles and spawn agents), and every group registered
+            later.
           </p>
           <div class="actions">
             <button type="button" id="clear-all-confirm" class="button-primary">
