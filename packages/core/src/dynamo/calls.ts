@@ -238,9 +238,10 @@ export async function* waitingCallsOf(db: Db, agentId: string, statuses: readonl
       {
         IndexName: "gsi1",
         KeyConditionExpression: "gsi1pk = :shard",
-        FilterExpression: `pk = :pk AND #call.#status IN (${Object.keys(values).join(", ")})`,
+        // On the record's agentId, an ordinary attribute: a filter expression may not name key attributes.
+        FilterExpression: `#call.agentId = :agentId AND #call.#status IN (${Object.keys(values).join(", ")})`,
         ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-        ExpressionAttributeValues: { ":shard": shardOf(pk, prefix), ":pk": pk, ...values },
+        ExpressionAttributeValues: { ":shard": shardOf(pk, prefix), ":agentId": agentId, ...values },
       },
       WAITING_PAGE,
     );
