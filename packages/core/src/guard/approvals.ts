@@ -21,7 +21,7 @@ const agentTerminated = (record: CallRecord) =>
   conflict(
     "agent_terminated",
     `The call "${record.callId}" can no longer run: its agent "${record.agentId}" was terminated, which cancels the calls it left waiting.`,
-    { callId: record.callId, status: "cancelled" },
+    { callId: record.callId, agentId: record.agentId },
   );
 
 const alreadyAnswered = (record: CallRecord) =>
