@@ -276,6 +276,7 @@ describe("role console in Chromium", () => {
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("all tool groups will then apply");
+    expect(await dialog.textContent()).toContain("org_management included");
     expect(await dialog.getByRole("button").allTextContents()).toEqual(["Use all groups", "Cancel"]);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
     await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { publishModuleEvent } from "../support/events";
 import { startLocalProcess } from "../support/local-process";
@@ -80,16 +80,23 @@ describe("operator console in Chromium", () => {
   const consoleTest = (name: string, body: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) =>
     test(name, () => withPage(browser, name, body, viewport), 120_000);
 
-  consoleTest("tools - each tool shows its group, executor and policy; a policy edit and disable/enable are what the API then holds", async (page) => {
+  consoleTest("tools - each tool shows its group, executor and policy from one request; a policy edit and disable/enable are what the API then holds", async (page) => {
+    expect((await http("PATCH", "/tools/orphan_tool/policy", { timeoutMs: 1234 })).status).toBe(200);
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
     await signIn(page, "/console/tools");
     await loaded(page);
+    expect(asked.filter((path) => path === "/tools")).toHaveLength(1);
+    expect(asked.filter((path) => path.startsWith("/tools/"))).toEqual([]);
     const row = page.locator("#tool-rows > tr[data-tool=deploy_service]");
-    await row.locator(".policy-cell .badge").first().waitFor();
     expect(await row.textContent()).toContain("deploy");
     expect(await row.textContent()).toContain("client");
     expect(await row.textContent()).toContain("needs approval");
+    expect(await row.textContent()).not.toContain("changed by an admin");
     const orphan = page.locator("#tool-rows > tr[data-tool=orphan_tool]");
     expect(await orphan.textContent()).toContain("no executor");
+    expect(await orphan.locator(".policy-cell").textContent()).toContain("timeout 1234 ms");
+    expect(await orphan.locator(".policy-cell").textContent()).toContain("changed by an admin");
     const { tools } = (await http<{ tools: Array<{ name: string }> }>("GET", "/tools")).body;
     expect(await page.locator("#tool-rows > tr").count()).toBe(tools.length);
 
@@ -171,10 +178,11 @@ describe("operator console in Chromium", () => {
     await loaded(page);
     await page.getByLabel("Name", { exact: true }).fill("reviewer");
     await page.getByLabel("Prompt", { exact: true }).fill("Review pull requests.");
+    await page.getByRole("checkbox", { name: "artifact", exact: true }).check();
     await page.getByRole("button", { name: "Create role" }).click();
     await page.getByRole("heading", { level: 1, name: "reviewer" }).waitFor();
     const created = (await http<{ roles: Role[] }>("GET", "/roles")).body.roles.find((role) => role.name === "reviewer")!;
-    expect(created).toMatchObject({ rolePrompt: "Review pull requests.", createdBy: "admin" });
+    expect(created).toMatchObject({ rolePrompt: "Review pull requests.", createdBy: "admin", toolGroups: ["artifact"] });
     expect(page.url()).toContain(`/console/roles/${created.id}`);
 
     await page.getByRole("button", { name: "Edit name and prompt" }).click();
@@ -196,6 +204,65 @@ describe("operator console in Chromium", () => {
     await dialog.getByRole("button", { name: "Delete role" }).click();
     await page.locator("#load-status").filter({ hasText: '"senior reviewer" is deleted' }).waitFor();
     expect((await http("GET", `/roles/${created.id}`)).status).toBe(404);
+  });
+
+  const tokensLabel = (tokens: number) => `${tokens.toLocaleString("en")} tokens`;
+
+  consoleTest("roles - a new role gets the groups chosen in its create form, each shown with its tokens; every group is a choice of its own with a warning, and choosing nothing is refused", async (page) => {
+    await signIn(page, "/console");
+    await loaded(page);
+    const { groups } = (await http<{ groups: Array<{ id: string; tokens: number }> }>("GET", "/groups")).body;
+    const form = page.getByRole("form", { name: "Create a role" });
+    for (const group of groups) expect(await page.locator(`#new-group-${group.id}-tokens`).textContent(), group.id).toBe(tokensLabel(group.tokens));
+
+    await form.getByLabel("Name", { exact: true }).fill("auditor");
+    await form.getByRole("button", { name: "Create role" }).click();
+    await form.getByRole("alert").filter({ hasText: "Choose the tool groups" }).waitFor();
+    expect((await http<{ roles: Role[] }>("GET", "/roles")).body.roles.map((role) => role.name)).not.toContain("auditor");
+
+    await form.getByRole("checkbox", { name: "artifact", exact: true }).check();
+    await form.getByRole("checkbox", { name: "deploy", exact: true }).check();
+    const chosen = groups.filter((group) => ["artifact", "deploy"].includes(group.id)).reduce((sum, group) => sum + group.tokens, 0);
+    expect(await page.locator("#new-role-tokens").textContent()).toContain(`about ${tokensLabel(chosen)}`);
+    await form.getByRole("button", { name: "Create role" }).click();
+    await page.getByRole("heading", { level: 1, name: "auditor" }).waitFor();
+    await page.locator("#load-status").filter({ hasText: "Role created with the tool groups you chose" }).waitFor();
+    const auditor = (await http<{ roles: Array<Role & { toolGroups: string[] | null }> }>("GET", "/roles")).body.roles.find((role) => role.name === "auditor")!;
+    expect([...auditor.toolGroups!].sort()).toEqual(["artifact", "deploy"]);
+    expect(await page.locator("#groups-form input[name=toolGroups]:checked").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value).sort())).toEqual(["artifact", "deploy"]);
+
+    await page.goto(`${stack.url}/console`);
+    await loaded(page);
+    await form.getByLabel("Name", { exact: true }).fill("organiser of everything");
+    const warning = page.locator("#every-group-warning");
+    expect(await warning.isVisible()).toBe(false);
+    await form.getByRole("checkbox", { name: "Every tool group, including ones registered later" }).check();
+    await warning.waitFor();
+    const warned = (await warning.textContent())!;
+    for (const expected of ["org_management", "create roles and spawn agents", "registered from now on"]) expect(warned).toContain(expected);
+    expect(await form.getByRole("checkbox", { name: "artifact", exact: true }).isDisabled()).toBe(true);
+    await page.screenshot({ path: join(RESULTS_DIR, "operator-create-role-every-group.png"), fullPage: true });
+    await form.getByRole("button", { name: "Create role" }).click();
+    await page.getByRole("heading", { level: 1, name: "organiser of everything" }).waitFor();
+    const everything = (await http<{ roles: Array<Role & { toolGroups: string[] | null }> }>("GET", "/roles")).body.roles.find((role) => role.name === "organiser of everything")!;
+    expect(everything.toolGroups).toBeNull();
+  });
+
+  consoleTest("roles and groups - the roles list shows each role's tool tokens and the groups page each group's, as the API counts them", async (page) => {
+    await signIn(page, "/console");
+    await loaded(page);
+    const { roles } = (await http<{ roles: Array<Role & { toolTokens: number }> }>("GET", "/roles")).body;
+    for (const role of roles) {
+      const item = page.locator("#role-list > li").filter({ has: page.getByRole("link", { name: role.name, exact: true }) });
+      expect(await item.locator("[data-tokens]").textContent(), role.name).toBe(tokensLabel(role.toolTokens));
+    }
+    await page.goto(`${stack.url}/console/groups`);
+    await loaded(page);
+    const { groups } = (await http<{ groups: Array<{ id: string; tokens: number }> }>("GET", "/groups")).body;
+    for (const group of groups) {
+      const card = page.locator("#group-list > li").filter({ has: page.getByRole("heading", { level: 2, name: group.id, exact: true }) });
+      expect(await card.locator("[data-tokens]").textContent(), group.id).toBe(tokensLabel(group.tokens));
+    }
   });
 
   consoleTest("roles - deleting a role with active agents shows role_in_use's message, and a role an agent created says who", async (page) => {
@@ -331,7 +398,7 @@ describe("operator console in Chromium", () => {
     expect(record).toContain("[REDACTED]");
     expect(record).toContain('"service": "web"');
     expect(record).not.toContain("tok-very-secret-123");
-    expect(record).toContain("Deadline");
+    expect(record).toContain("Approval deadline");
 
     await page.getByLabel("Tool").fill("put_artifact");
     await page.getByRole("button", { name: "Filter" }).click();
@@ -358,13 +425,13 @@ describe("operator console in Chromium", () => {
       expect(other.status).toBe(202);
 
       await signIn(page, "/console/approvals");
-      const card = (callId: string) => page.locator(`#approval-list > li[data-call="${callId}"]`);
+      const card = (callId: string) => page.locator(`li.approval[data-call="${callId}"]`);
       await card(asked.body.callId).waitFor();
       const queue = (await http<{ calls: Array<{ callId: string }> }>("GET", "/calls?status=awaiting_confirmation")).body.calls;
       expect(await page.locator("#approval-list > li").count()).toBe(queue.length);
       expect(await page.locator("#approval-count").textContent()).toBe(String(queue.length));
       const text = (await card(other.body.callId).textContent())!;
-      for (const expected of ["deploy_service", "approver-test", "writer", "[REDACTED]", "Deadline"]) expect(text).toContain(expected);
+      for (const expected of ["deploy_service", "approver-test", "writer", "[REDACTED]", "Approval deadline"]) expect(text).toContain(expected);
       expect(text).not.toContain("tok-other-secret-456");
       await page.screenshot({ path: join(RESULTS_DIR, "operator-approvals.png"), fullPage: true });
 
@@ -391,6 +458,114 @@ describe("operator console in Chromium", () => {
     } finally {
       await http("PATCH", "/tools/put_artifact/policy", { requireConfirmation: null });
     }
+  });
+
+  const approvalCard = (page: Page, callId: string) => page.locator(`li.approval[data-call="${callId}"]`);
+  const queued = (page: Page) => page.locator("#approval-list > li").evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.call));
+  const QUEUE_REQUEST = /\/calls\?status=awaiting_confirmation/;
+  /** Asks for the queue now and waits until the page shows it was checked again. */
+  async function refreshed(page: Page) {
+    const checked = () => page.locator("#queue-updated time").getAttribute("datetime");
+    const before = await checked();
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.waitForFunction((previous) => document.querySelector("#queue-updated time")?.getAttribute("datetime") !== previous, before);
+  }
+
+  consoleTest("approvals - a decided card leaves the queue for 'Just decided'; a card whose answer is on its way is never replaced by a refresh, and its answer lands on it", async (page) => {
+    for (const waiting of (await http<{ calls: Array<{ callId: string }> }>("GET", "/calls?status=awaiting_confirmation")).body.calls)
+      expect((await http("POST", `/calls/${waiting.callId}/deny`)).status).toBe(200);
+    const agent = await createAgent(writerRole.id, "queue-keeper");
+    const first = (await callAs(agent, "deploy_service", { service: "api", apiToken: "tok-first" })).body.callId as string;
+    const second = (await callAs(agent, "deploy_service", { service: "db", apiToken: "tok-second" })).body.callId as string;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const approvedOnServer = new Promise<void>((resolve) => (reached = resolve));
+    await page.route(`**/calls/${first}/approve`, async (route) => {
+      const response = await route.fetch();
+      reached();
+      await held;
+      await route.fulfill({ response });
+    });
+
+    await signIn(page, "/console/approvals");
+    await approvalCard(page, second).waitFor();
+    await approvalCard(page, first).evaluate((card) => ((card as HTMLElement & { marked?: string }).marked = "the first card"));
+    await approvalCard(page, first).getByRole("button", { name: "Approve" }).click();
+    await approvedOnServer;
+    expect((await http("GET", `/agents/${agent.agent.id}/calls/${first}`)).body.status).toBe("authorized");
+
+    const third = (await callAs(agent, "deploy_service", { service: "cache", apiToken: "tok-third" })).body.callId as string;
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await approvalCard(page, third).waitFor();
+    expect(await approvalCard(page, first).evaluate((card) => (card as HTMLElement & { marked?: string }).marked)).toBe("the first card");
+    expect(await approvalCard(page, first).getByRole("status").textContent()).toBe("Approving…");
+
+    release();
+    const decided = page.locator("#decided-list > li.approval");
+    await decided.filter({ hasText: "Approved: the call is now authorized." }).waitFor();
+    expect(await page.locator(`#decided-list > li[data-call="${first}"]`).evaluate((card) => (card as HTMLElement & { marked?: string }).marked)).toBe("the first card");
+    expect(await page.locator(`#decided-list > li[data-call="${first}"]`).textContent()).not.toContain("deadline");
+    expect(await queued(page)).not.toContain(first);
+    await refreshed(page);
+    expect(await queued(page)).toEqual([second, third]);
+
+    for (const callId of [second, third]) {
+      await approvalCard(page, callId).getByRole("button", { name: "Deny" }).click();
+      await page.locator(`#decided-list > li[data-call="${callId}"]`).getByRole("status").filter({ hasText: "Denied" }).waitFor();
+    }
+    await refreshed(page);
+    expect(await queued(page)).toEqual([]);
+    await page.locator("#load-status").filter({ hasText: "No call is waiting for approval." }).waitFor();
+    expect(await page.locator("#decided-list > li").evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.call))).toEqual([third, second, first]);
+    await page.screenshot({ path: join(RESULTS_DIR, "operator-approvals-decided.png"), fullPage: true });
+  });
+
+  consoleTest("agents - terminating an agent cancels its waiting calls: the page says how many, its calls show as cancelled, the queue drops them and a card still open says why it cannot be approved", async (page) => {
+    const agent = await createAgent(writerRole.id, "short-lived");
+    const waiting = [
+      (await callAs(agent, "deploy_service", { service: "web", apiToken: "tok-a" })).body.callId as string,
+      (await callAs(agent, "deploy_service", { service: "worker", apiToken: "tok-b" })).body.callId as string,
+    ];
+    const record = (await http("GET", `/agents/${agent.agent.id}/calls/${waiting[0]}`)).body;
+
+    await signIn(page, "/console/approvals");
+    const open = approvalCard(page, waiting[0]!);
+    await open.waitFor();
+    // The queue's refreshes are held from here, so the card stays open while the agent is terminated elsewhere.
+    let releaseQueue!: () => void;
+    const queueHeld = new Promise<void>((resolve) => (releaseQueue = resolve));
+    const holdQueue = async (route: Route) => {
+      await queueHeld;
+      await route.continue().catch(() => {});
+    };
+    await page.route(QUEUE_REQUEST, holdQueue);
+    const deadlineOf = (scope: ReturnType<Page["locator"]>) => scope.locator("dt", { hasText: "Approval deadline" }).locator("xpath=following-sibling::dd[1]/time").getAttribute("datetime");
+    expect(await deadlineOf(open)).toBe(record.deadline);
+
+    const agentPage = await page.context().newPage();
+    await signIn(agentPage, `/console/agents/${agent.agent.id}`);
+    await agentPage.getByRole("heading", { level: 1, name: "short-lived" }).waitFor();
+    const listed = agentPage.locator(`#call-list > li[data-call="${waiting[0]}"]`);
+    await listed.locator("summary").click();
+    expect(await deadlineOf(listed)).toBe(record.deadline);
+    await agentPage.getByRole("button", { name: "Terminate" }).click();
+    await agentPage.getByRole("dialog").getByRole("button", { name: "Terminate" }).click();
+    await agentPage.locator("#agent-result").filter({ hasText: "its 2 waiting calls were cancelled" }).waitFor();
+    await agentPage.locator(`#call-list > li[data-call="${waiting[0]}"]`).filter({ hasText: "cancelled (agent terminated)" }).waitFor();
+    await agentPage.getByLabel("Status").selectOption("cancelled");
+    await agentPage.waitForFunction(() => document.querySelectorAll("#call-list > li").length === 2);
+    expect((await agentPage.locator("#call-list > li").evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.call))).sort()).toEqual([...waiting].sort());
+    await agentPage.close();
+
+    await open.getByRole("button", { name: "Approve" }).click();
+    const refused = page.locator(`#decided-list > li[data-call="${waiting[0]}"]`).getByRole("status");
+    await refused.filter({ hasText: "was terminated" }).waitFor();
+    releaseQueue();
+    await page.unroute(QUEUE_REQUEST, holdQueue);
+    await refreshed(page);
+    expect(await queued(page)).not.toContain(waiting[1]);
+    expect((await http("GET", `/agents/${agent.agent.id}/calls/${waiting[0]}`)).body).toMatchObject({ status: "cancelled", error: { code: "agent_terminated" } });
   });
 
   for (const [label, viewport] of [

@@ -220,23 +220,25 @@ test("POST /calls/:callId/approve - a client-executed tool needing confirmation 
 
   const approved = await request("POST", `/calls/${body.callId}/approve`);
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  expect(approved.body).toEqual({ callId: body.callId, status: "authorized", tool: "write_file", arguments: { path: "notes.md", content: "hello" } });
-  expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({ status: "authorized", approvedBy: "admin" });
+  expect(approved.body).toEqual({ callId: body.callId, status: "authorized", tool: "write_file", arguments: { path: "notes.md", content: "hello" }, deadline: expect.any(String) });
+  expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({ status: "authorized", approvedBy: "admin", deadline: approved.body.deadline });
 
   const reported = await request("POST", `/agents/${caller.agent.id}/calls/${body.callId}/result`, { token: caller.token, body: { content: "wrote 5 bytes" } });
   expect(reported.status).toBe(200);
   expect(await readCall(request, caller.agent.id, body.callId)).toMatchObject({ status: "completed", approvedBy: "admin", result: { content: "wrote 5 bytes" } });
 });
 
-test("POST /calls/:callId/approve - a call of an agent terminated meanwhile is not run; it can still be denied", async () => {
+test("POST /calls/:callId/approve - a call of an agent terminated meanwhile was cancelled with it: approving or denying it is 409 and runs nothing", async () => {
   const { name, caller } = await setup();
   const { body } = await callTool(g.request, caller, name, {});
   expect((await g.request("DELETE", `/agents/${caller.agent.id}`)).status).toBe(200);
-  const approved = await g.request("POST", `/calls/${body.callId}/approve`);
-  expect(approved.status, JSON.stringify(approved.body)).toBe(403);
+  for (const answer of ["approve", "deny"]) {
+    const answered = await g.request("POST", `/calls/${body.callId}/${answer}`);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(409);
+    expect(answered.body).toMatchObject({ error: "agent_terminated", message: expect.stringContaining("was terminated") });
+  }
   expect(g.executor.requestsFor(name)).toHaveLength(0);
-  expect((await g.request("POST", `/calls/${body.callId}/deny`)).status).toBe(200);
-  expect((await readCall(g.request, caller.agent.id, body.callId)).status).toBe("denied");
+  expect(await readCall(g.request, caller.agent.id, body.callId)).toMatchObject({ status: "cancelled", error: { code: "agent_terminated" } });
 });
 
 test("POST /calls/:callId/approve - a call whose tool was unregistered meanwhile is 409 and not run", async () => {

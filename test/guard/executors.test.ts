@@ -152,7 +152,14 @@ test("client executor - a workspace call is 202 authorized with the arguments, s
   const caller = await workspaceAgent();
   const response = await callTool(g.request, caller, "read_file", { path: "src/a.ts" });
   expect(response.status, JSON.stringify(response.body)).toBe(202);
-  expect(response.body).toEqual({ callId: expect.stringMatching(/^call_/), status: "authorized", tool: "read_file", arguments: { path: "src/a.ts", limit: 2000 } });
+  expect(response.body).toEqual({
+    callId: expect.stringMatching(/^call_/),
+    status: "authorized",
+    tool: "read_file",
+    arguments: { path: "src/a.ts", limit: 2000 },
+    startedAt: expect.any(String),
+    deadline: expect.any(String),
+  });
   expect(await readCall(g.request, caller.agent.id, response.body.callId)).toMatchObject({ status: "authorized", group: "workspace", arguments: { path: "src/a.ts", limit: 2000 } });
   expect(g.executor.requestsFor("read_file")).toHaveLength(0);
 });

@@ -288,6 +288,7 @@ describe("toolgate as an MCP server", () => {
     const task = await callAsTask("web-2");
     expect(task).toMatchObject({ resultType: "task", status: "working", statusMessage: "Awaiting an operator's approval.", pollIntervalMs: 2000 });
     expect(task.taskId).toMatch(/^call_/);
+    expect(task.createdAt).toBe((await request("GET", `/agents/${agent.agent.id}/calls/${task.taskId}`)).body.startedAt);
     expect(await getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: "working" });
     const before = executor.requestsFor(names.remove).length;
     expect((await request("POST", `/calls/${task.taskId}/approve`)).status).toBe(200);
@@ -332,6 +333,65 @@ describe("/mcp at the edge", () => {
     const response = await post({ authorization: `Bearer ${ADMIN_TOKEN}` }, initialize);
     expect(response.status).toBe(403);
     expect((await response.json()).message).toContain("agent");
+  });
+
+  /** A raw JSON-RPC request as a 2025 client without the SDK sends it (no session). */
+  const rawRequest = (token: string, method: string, params: Record<string, unknown>) =>
+    post({ authorization: `Bearer ${token}`, "mcp-protocol-version": "2025-11-25" }, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
+
+  test("a terminated agent is refused on every /mcp request, the 2025 initialize included, with the 403 REST gives it; a client connected before is refused too", async () => {
+    const doomed = await agentWithGroups(request, [ops]);
+    const connected = await Promise.all([modernClient(doomed.token), legacyClient(doomed.token), v1Client(doomed.token)]);
+    for (const [n, client] of connected.entries()) expect(((await client.callTool({ name: names.echo, arguments: { target: `warm-${n}` } })) as any).isError ?? false).toBe(false);
+    expect((await request("DELETE", `/agents/${doomed.agent.id}`)).status).toBe(200);
+
+    const rest = await request("GET", `/agents/${doomed.agent.id}/tools`, { token: doomed.token });
+    expect(rest.status).toBe(403);
+    const asked = [
+      ["initialize", await post({ authorization: `Bearer ${doomed.token}` }, initialize)],
+      ["tools/list", await rawRequest(doomed.token, "tools/list", {})],
+      ["tools/call", await rawRequest(doomed.token, "tools/call", { name: names.echo, arguments: { target: "after" } })],
+      ["tasks/get", await rawRequest(doomed.token, "tasks/get", { taskId: "call_01ARZ3NDEKTSV4RRFFQ69G5FAV" })],
+    ] as const;
+    for (const [method, response] of asked) {
+      expect(response.status, method).toBe(403);
+      expect(await response.json(), method).toEqual(rest.body);
+    }
+    for (const connect of [modernClient, legacyClient, v1Client])
+      await expect(connect(doomed.token), connect.name).rejects.toThrow(/403|terminated/);
+    for (const client of connected) {
+      await expect(client.callTool({ name: names.echo, arguments: { target: "late" } })).rejects.toThrow(/403|terminated/);
+      await expect(client.listTools()).rejects.toThrow(/403|terminated/);
+    }
+    expect(executor.requestsFor(names.echo).filter((received) => ["after", "late"].includes(received.body?.arguments?.target))).toEqual([]);
+    await Promise.all(connected.map((client) => client.close()));
+  });
+
+  test("a revoked token (the agent was given a new one) is refused on every /mcp request, the handshake included, with REST's 401 and the challenge; the new token works", async () => {
+    const agentNow = await agentWithGroups(request, [ops]);
+    const warm = await legacyClient(agentNow.token);
+    expect(((await warm.callTool({ name: names.echo, arguments: { target: "warm" } })) as any).isError ?? false).toBe(false);
+    const reissued = await request("POST", `/agents/${agentNow.agent.id}/token`);
+    expect(reissued.status).toBe(201);
+
+    const rest = await request("GET", `/agents/${agentNow.agent.id}/tools`, { token: agentNow.token });
+    expect(rest.status).toBe(401);
+    for (const [method, response] of [
+      ["initialize", await post({ authorization: `Bearer ${agentNow.token}` }, initialize)],
+      ["tools/list", await rawRequest(agentNow.token, "tools/list", {})],
+      ["tools/call", await rawRequest(agentNow.token, "tools/call", { name: names.echo, arguments: { target: "revoked" } })],
+    ] as const) {
+      expect(response.status, method).toBe(401);
+      expect(response.headers.get("www-authenticate"), method).toBe(`Bearer resource_metadata="${served.url}/.well-known/oauth-protected-resource"`);
+      expect(await response.json(), method).toEqual(rest.body);
+    }
+    for (const connect of [modernClient, legacyClient]) await expect(connect(agentNow.token), connect.name).rejects.toThrow();
+    await expect(warm.callTool({ name: names.echo, arguments: { target: "revoked" } })).rejects.toThrow();
+    expect(executor.requestsFor(names.echo).filter((received) => received.body?.arguments?.target === "revoked")).toEqual([]);
+
+    const fresh = await modernClient(reissued.body.token);
+    expect(((await fresh.callTool({ name: names.echo, arguments: { target: "fresh" } })) as any).isError ?? false).toBe(false);
+    await Promise.all([warm.close(), fresh.close()]);
   });
 
   test("a browser Origin that is not allowed is refused with 403; the service's own origin is not", async () => {

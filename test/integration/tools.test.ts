@@ -24,8 +24,28 @@ test("GET /tools - lists the catalog's tools by category and tag, with their gro
   const inCategory = await request("GET", `/tools?category=${category}`);
   expect(inCategory.status).toBe(200);
   expect(inCategory.body.tools).toEqual([
-    { name: a, group, description: `The ${a} tool searches things.`, category, tags: ["red", "blue"], disabled: false, tokens: expect.any(Number) },
-    { name: b, group, description: `The ${b} tool searches things.`, category, tags: ["blue"], disabled: true, tokens: expect.any(Number) },
+    {
+      name: a,
+      group,
+      description: `The ${a} tool searches things.`,
+      category,
+      tags: ["red", "blue"],
+      disabled: false,
+      policy: { category, tags: ["red", "blue"], disabled: false },
+      overridden: false,
+      tokens: expect.any(Number),
+    },
+    {
+      name: b,
+      group,
+      description: `The ${b} tool searches things.`,
+      category,
+      tags: ["blue"],
+      disabled: true,
+      policy: { category, tags: ["blue"], disabled: true },
+      overridden: false,
+      tokens: expect.any(Number),
+    },
   ]);
   const blueInCategory = (await request("GET", `/tools?category=${category}&tag=red`)).body.tools.map((t: { name: string }) => t.name);
   expect(blueInCategory).toEqual([a]);
@@ -41,6 +61,26 @@ test("GET /tools - a category set by an admin's policy override counts, as the g
   await putGroup(request, unique("plain"), { description: "A plain group.", tools: [tool(name)] });
   expect((await request("PATCH", `/tools/${name}/policy`, { body: { category } })).status).toBe(200);
   expect((await request("GET", `/tools?category=${category}`)).body.tools.map((t: { name: string }) => t.name)).toEqual([name]);
+});
+
+test("GET /tools - each tool carries the policy the guard applies and whether an admin overrode it, exactly as GET /tools/:name has them", async () => {
+  const [own, changed, switchedOff] = [unique("own"), unique("changed"), unique("off")];
+  await putGroup(request, unique("policies"), {
+    description: "Tools with policies.",
+    tools: [withPolicy(own, { dangerous: true, rateLimit: { perMinute: 5 } }), withPolicy(changed, { timeoutMs: 1_000 }), tool(switchedOff)],
+  });
+  expect((await request("PATCH", `/tools/${changed}/policy`, { body: { requireConfirmation: true, allowedRoles: ["writer"] } })).status).toBe(200);
+  expect((await request("POST", `/tools/${switchedOff}/disable`)).status).toBe(200);
+
+  const listed = (await request("GET", "/tools")).body.tools as Array<{ name: string; policy: unknown; overridden: boolean }>;
+  const byName = new Map(listed.map((entry) => [entry.name, entry]));
+  expect(byName.get(own)).toMatchObject({ policy: { dangerous: true, rateLimit: { perMinute: 5 }, disabled: false }, overridden: false });
+  expect(byName.get(changed)).toMatchObject({ policy: { timeoutMs: 1_000, requireConfirmation: true, allowedRoles: ["writer"], disabled: false }, overridden: true });
+  expect(byName.get(switchedOff)).toMatchObject({ policy: { disabled: true }, overridden: false });
+  for (const entry of listed) expect(entry.policy, entry.name).toEqual((await request("GET", `/tools/${entry.name}`)).body.policy);
+
+  expect((await request("PATCH", `/tools/${changed}/policy`, { body: { requireConfirmation: null, allowedRoles: null } })).status).toBe(200);
+  expect((await request("GET", `/tools?q=${changed}`)).body.tools[0]).toMatchObject({ policy: { timeoutMs: 1_000, disabled: false }, overridden: false });
 });
 
 test("GET /tools/stats - counts every tool, the switched-off ones and each category", async () => {

@@ -71,7 +71,7 @@ export class Toolgate {
     this.mcp = { ...DEFAULT_MCP_SETTINGS, ...options.mcp };
     this.adminDigest = Agent.digest(options.adminToken);
     this.secrets = options.secrets ?? defaultSecrets();
-    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, events: this.events, now: () => this.now() });
+    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, events: this.events, now: () => this.now(), resultWaitMs: this.config.clientResultTimeoutMs });
   }
 
   get guard(): GuardDeps {

@@ -13,7 +13,7 @@ import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
 import type { AgentCache } from "./cache";
 import { Agent, ROOT_AGENT_ID } from "./schema";
-import { invalidCursor } from "../call/index";
+import { cancelWaitingCalls, invalidCursor } from "../call/index";
 import type { AgentInput } from "./schema";
 import type { TokenSigner } from "./token";
 
@@ -68,11 +68,24 @@ async function changeActive(db: Db, id: string, change: (agent: Agent) => Agent,
   });
 }
 
-export async function terminate(db: Db, id: string, now: string, events: EventPublisher = noEvents): Promise<Agent> {
+export type Termination = { agent: Agent; cancelledCalls: number };
+
+const isTerminatedAlready = (error: unknown) => error instanceof ToolgateError && error.code === "agent_terminated";
+
+/**
+ * Terminates an agent: its token is refused from then on, and the calls it left waiting (for an approval, or for its
+ * runtime's result) end as cancelled. A termination that stopped before ending them all (the store failed) is finished
+ * by the next request to terminate the agent, which is still refused as already done.
+ */
+export async function terminate(db: Db, id: string, now: string, resultWaitMs: number, events: EventPublisher = noEvents): Promise<Termination> {
   if (id === ROOT_AGENT_ID) throw conflict("root_agent_fixed", "The root agent cannot be terminated.");
-  const agent = await changeActive(db, id, (current) => ({ ...current, status: "terminated", terminatedAt: now }), " already");
+  const agent = await changeActive(db, id, (current) => ({ ...current, status: "terminated", terminatedAt: now }), " already").catch(async (error: unknown) => {
+    if (isTerminatedAlready(error)) await cancelWaitingCalls(db, id, new Date(now), resultWaitMs);
+    throw error;
+  });
+  const cancelledCalls = await cancelWaitingCalls(db, id, new Date(now), resultWaitMs);
   await events.publish(agentTerminated(agent));
-  return agent;
+  return { agent, cancelledCalls };
 }
 
 /** Issues a fresh token and revokes every earlier one. */

@@ -8,6 +8,7 @@ import type { CallRecord, QueuedCall } from "./schema";
 
 export { ApprovalQueueQuery, CallHistoryQuery, CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery, QueuedCall } from "./schema";
 export { PENDING_STATUSES, transitions } from "./lifecycle";
+export { cancelWaitingCalls } from "./cancel";
 
 export const invalidCursor = () => badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
 
@@ -28,14 +29,20 @@ const nameIn = (item: Record<string, unknown> | undefined, field: "agent" | "rol
   return typeof name === "string" ? name : null;
 };
 
-/** The approval queue: calls awaiting an admin's answer across every agent, oldest first, with their agent's and role's names. */
+const isActiveAgent = (item: Record<string, unknown> | undefined) => (item?.agent as { status?: unknown } | undefined)?.status === "active";
+
+/**
+ * The approval queue: calls awaiting an admin's answer across every agent, oldest first, with their agent's and role's
+ * names. A call whose agent is no longer active can never run, so it is left out, even while its termination is still
+ * ending it: the agents are read after the calls.
+ */
 export async function awaitingApproval(db: Db, limit: number, cursor: string | undefined): Promise<{ calls: QueuedCall[]; nextCursor?: string }> {
   const page = await listAwaitingCalls(db, limit, cursor);
   if (page === "invalid_cursor") throw invalidCursor();
   const agentIds = [...new Set(page.calls.map((call) => call.agentId))];
   const roleIds = [...new Set(page.calls.map((call) => call.roleId))];
   const items = await getItems(db, [...agentIds.map(Keys.agent), ...roleIds.map(Keys.role)]);
-  const calls = page.calls.map((call) => ({
+  const calls = page.calls.filter((call) => isActiveAgent(itemAt(items, Keys.agent(call.agentId)))).map((call) => ({
     ...call,
     agentName: nameIn(itemAt(items, Keys.agent(call.agentId)), "agent"),
     roleName: nameIn(itemAt(items, Keys.role(call.roleId)), "role"),

@@ -32,6 +32,10 @@ function startWaiting(executedBy: Admission["executedBy"], timeoutMs: number, ti
     : { status: "running" as const, waitMs: timeoutMs + DEADLINE_GRACE_MS };
 }
 
+/**
+ * A call's one deadline: when what it waits for now (an approval, its tool, its runtime's result) must have happened.
+ * Computed here only; every answer that shows a waiting call shows the record's value, and a settled call has none.
+ */
 const deadlineAfter = (from: Date, waitMs: number) => new Date(from.getTime() + waitMs).toISOString();
 
 const finished = (record: CallRecord, now: Date) => ({ finishedAt: now.toISOString(), durationMs: now.getTime() - Date.parse(record.startedAt) });
@@ -51,11 +55,12 @@ export const transitions = {
   /** The tool's outcome: its result, or the failure of its executor (a refusal the tool itself made is recorded as refused). */
   settled(running: CallRecord, outcome: { result: ToolResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
     const timing = { finishedAt: now.toISOString(), durationMs: now.getTime() - startedRunning };
+    const ran = withoutDeadline(running);
     if ("result" in outcome)
-      return { from: "running", to: { ...running, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };
+      return { from: "running", to: { ...ran, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };
     const { status, code, message } = outcome.error;
     const to: CallStatus = code === "tool_timeout" ? "timed_out" : status === 403 ? "refused" : "error";
-    return { from: "running", to: { ...running, ...timing, status: to, error: { code, message } } };
+    return { from: "running", to: { ...ran, ...timing, status: to, error: { code, message } } };
   },
 
   approved(record: CallRecord, admin: string, executedBy: Admission["executedBy"], timeoutMs: number, timings: CallTimings, now: Date): Transition {
@@ -81,11 +86,21 @@ export const transitions = {
     return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
   },
 
+  /** Its agent was terminated: a call still waiting for an approval or for the runtime's result can never run, so it ends. */
+  cancelled(record: CallRecord, now: Date): Transition | undefined {
+    const message = CANCELLATIONS[record.status];
+    if (!message) return undefined;
+    return {
+      from: record.status,
+      to: { ...withoutDeadline(record), status: "cancelled", error: { code: "agent_terminated", message }, ...finished(record, now) },
+    };
+  },
+
   /** Nobody settled a waiting call by its deadline: running ones time out, unanswered or unreported ones expire. */
   lapsed(record: CallRecord, now: Date): Transition | undefined {
     const lapse = LAPSES[record.status];
     if (!lapse) return undefined;
-    return { from: record.status, to: { ...record, status: lapse.status, error: { code: lapse.code, message: lapse.message }, finishedAt: now.toISOString() } };
+    return { from: record.status, to: { ...withoutDeadline(record), status: lapse.status, error: { code: lapse.code, message: lapse.message }, finishedAt: now.toISOString() } };
   },
 };
 
@@ -93,4 +108,10 @@ const LAPSES: Partial<Record<CallStatus, { status: CallStatus; code: string; mes
   running: { status: "timed_out", code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
   awaiting_confirmation: { status: "expired", code: "confirmation_expired", message: "Nobody approved or denied the call in time; it expired." },
   authorized: { status: "expired", code: "result_not_reported", message: "The agent's runtime did not report a result in time; the call expired." },
+};
+
+/** The calls a terminated agent leaves waiting: nothing will approve them into running, nor report their result. */
+const CANCELLATIONS: Partial<Record<CallStatus, string>> = {
+  awaiting_confirmation: "The agent was terminated while the call awaited approval, so the call was cancelled; the tool did not run.",
+  authorized: "The agent was terminated before its runtime reported the call's result, so the call was cancelled; no result is accepted.",
 };

@@ -10,6 +10,7 @@ export const CallStatus = z.enum([
   "denied",
   "expired",
   "refused",
+  "cancelled",
 ]);
 export type CallStatus = z.infer<typeof CallStatus>;
 

@@ -1,11 +1,12 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
+import { getItems, itemAt } from "./batch";
 import type { Db } from "./client";
-import { AWAITING_PREFIX, Keys, RUNNING_PREFIX, runningIndex, shardsOf } from "./keys";
+import { AWAITING_PREFIX, Keys, RUNNING_PREFIX, runningIndex, shardOf, shardsOf } from "./keys";
 import { mergedPage } from "./merged-page";
 import type { Source } from "./merged-page";
-import { queryPartitionPage } from "./query";
+import { queryPages, queryPartitionPage } from "./query";
 import type { PartitionFilter } from "./query";
 import { attempt } from "./write";
 
@@ -33,35 +34,111 @@ export const callItem = (record: CallRecord, expiresAt: number) => {
 
 export type TransitionOutcome = { kind: "ok" } | { kind: "moved"; current: CallRecord | undefined } | { kind: "contention" };
 
-/** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
-export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
+/** The update that moves a stored call record to `to`, if it is still at `from`, in or out of the index of waiting calls. */
+function transitionUpdate(db: Db, from: CallRecord["status"], to: CallRecord, expiresAt: number) {
   const key = Keys.call(to.agentId, to.callId);
   const index = waitingIndexFor(to, key.pk);
+  return {
+    TableName: db.table,
+    Key: key,
+    UpdateExpression: index
+      ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk"
+      : "SET #call = :call, expiresAt = :expiresAt REMOVE gsi1pk, gsi1sk",
+    ConditionExpression: "#call.#status = :from",
+    ExpressionAttributeNames: { "#call": "call", "#status": "status" },
+    ExpressionAttributeValues: {
+      ":call": to,
+      ":from": from,
+      ":expiresAt": expiresAt,
+      ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}),
+    },
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+  };
+}
+
+const movedTo = (current: Record<string, unknown> | undefined): TransitionOutcome => {
+  const call = current?.call;
+  return { kind: "moved", current: call === undefined ? undefined : CallRecord.parse(call) };
+};
+
+/** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
+export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
   const outcome = await attempt(() =>
     from === null
       ? db.doc.send(new PutCommand({ TableName: db.table, Item: callItem(to, expiresAt), ConditionExpression: "attribute_not_exists(pk)" }))
-      : db.doc.send(
-          new UpdateCommand({
-            TableName: db.table,
-            Key: key,
-            UpdateExpression: index
-              ? "SET #call = :call, expiresAt = :expiresAt, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk"
-              : "SET #call = :call, expiresAt = :expiresAt REMOVE gsi1pk, gsi1sk",
-            ConditionExpression: "#call.#status = :from",
-            ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-            ExpressionAttributeValues: {
-              ":call": to,
-              ":from": from,
-              ":expiresAt": expiresAt,
-              ...(index ? { ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk } : {}),
+      : db.doc.send(new UpdateCommand(transitionUpdate(db, from, to, expiresAt))),
+  );
+  return outcome.kind === "refused" ? movedTo(outcome.current[0]) : outcome;
+}
+
+/**
+ * Writes a transition of a waiting call only while its agent is active, in one transaction: an approval and the
+ * agent's termination cannot both win (termination ends the agent's waiting calls after its own write).
+ */
+export async function applyWhileAgentActive(db: Db, { from, to }: Transition & { from: CallRecord["status"] }, expiresAt: number): Promise<TransitionOutcome | { kind: "agent_inactive" }> {
+  const outcome = await attempt(() =>
+    db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: transitionUpdate(db, from, to, expiresAt) },
+          {
+            ConditionCheck: {
+              TableName: db.table,
+              Key: Keys.agent(to.agentId),
+              ConditionExpression: "#agent.#status = :active",
+              ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+              ExpressionAttributeValues: { ":active": "active" },
             },
-            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-          }),
-        ),
+          },
+        ],
+      }),
+    ),
   );
   if (outcome.kind !== "refused") return outcome;
-  const current = outcome.current[0]?.call;
-  return { kind: "moved", current: current === undefined ? undefined : CallRecord.parse(current) };
+  return outcome.failed[0] ? movedTo(outcome.current[0]) : { kind: "agent_inactive" };
+}
+
+/** A waiting call to end: its transition, its expiry, and whether arguments are kept beside it (dropped with it). */
+export type CallEnding = { transition: Transition & { from: CallRecord["status"] }; expiresAt: number; keptArguments: boolean };
+
+const forgetArguments = (db: Db, callId: string) => ({
+  TableName: db.table,
+  Key: Keys.callRef(callId),
+  UpdateExpression: "REMOVE #arguments, sealed",
+  ConditionExpression: "attribute_exists(pk)",
+  ExpressionAttributeNames: { "#arguments": "arguments" },
+});
+
+/**
+ * Ends several waiting calls in one transaction, each still conditional on the status it was read in, dropping the
+ * arguments kept beside them. When some moved meanwhile (an approval, a result, cleanup got there first) they are left
+ * out and the rest written again. Answers the ids of the calls it ended.
+ */
+export async function endCallsTogether(db: Db, endings: CallEnding[]): Promise<string[] | "contention"> {
+  let pending = endings;
+  while (pending.length) {
+    const writes = pending.flatMap((ending, index) => [
+      { index, forgets: false, item: { Update: transitionUpdate(db, ending.transition.from, ending.transition.to, ending.expiresAt) } },
+      ...(ending.keptArguments ? [{ index, forgets: true, item: { Update: forgetArguments(db, ending.transition.to.callId) } }] : []),
+    ]);
+    const outcome = await attempt(() => db.doc.send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) })));
+    if (outcome.kind === "ok") return pending.map((ending) => ending.transition.to.callId);
+    if (outcome.kind === "contention") return "contention";
+    const moved = new Set(writes.filter((write, position) => outcome.failed[position] && !write.forgets).map((write) => write.index));
+    const nothingKept = new Set(writes.filter((write, position) => outcome.failed[position] && write.forgets).map((write) => write.index));
+    if (moved.size === 0 && nothingKept.size === 0) return "contention";
+    pending = pending.flatMap((ending, index) => (moved.has(index) ? [] : [nothingKept.has(index) ? { ...ending, keptArguments: false } : ending]));
+  }
+  return [];
+}
+
+/** Which of these calls have their real arguments kept beside them (sealed, or from earlier versions as JSON text). */
+export async function callsWithKeptArguments(db: Db, callIds: string[]): Promise<Set<string>> {
+  const items = await getItems(db, callIds.map(Keys.callRef), { expression: "sealed, #arguments", names: { "#arguments": "arguments" } });
+  return new Set(callIds.filter((callId) => {
+    const item = itemAt(items, Keys.callRef(callId));
+    return item?.sealed !== undefined || item?.arguments !== undefined;
+  }));
 }
 
 /** Records a call whatever was there before under its id: an admission later refused replaces its own start. */
@@ -144,4 +221,33 @@ export async function listAwaitingCalls(db: Db, limit: number, cursor: string | 
   if (page === "invalid_cursor") return page;
   const calls = page.items.map((item) => CallRecord.parse(item.call));
   return page.nextCursor ? { calls, nextCursor: page.nextCursor } : { calls };
+}
+
+export type StoredCall = { record: CallRecord; expiresAt: number };
+
+const WAITING_PAGE = 100;
+
+/**
+ * Pages of an agent's calls in the given waiting statuses. Every waiting call of an agent is indexed in the same shard
+ * of the waiting-call index (the shard follows its partition), so this reads that shard of the approval queue and of
+ * the other waiting calls: never the agent's whole history, never the table.
+ */
+export async function* waitingCallsOf(db: Db, agentId: string, statuses: readonly CallRecord["status"][]): AsyncGenerator<StoredCall[]> {
+  const pk = Keys.call(agentId, "").pk;
+  const values = Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status]));
+  for (const prefix of [AWAITING_PREFIX, RUNNING_PREFIX]) {
+    const pages = queryPages(
+      db,
+      {
+        IndexName: "gsi1",
+        KeyConditionExpression: "gsi1pk = :shard",
+        // On the record's agentId, an ordinary attribute: a filter expression may not name key attributes.
+        FilterExpression: `#call.agentId = :agentId AND #call.#status IN (${Object.keys(values).join(", ")})`,
+        ExpressionAttributeNames: { "#call": "call", "#status": "status" },
+        ExpressionAttributeValues: { ":shard": shardOf(pk, prefix), ":agentId": agentId, ...values },
+      },
+      WAITING_PAGE,
+    );
+    for await (const items of pages) if (items.length) yield items.map((item) => ({ record: CallRecord.parse(item.call), expiresAt: Number(item.expiresAt) }));
+  }
 }

@@ -50,9 +50,12 @@ const sortableEpoch = (epochSeconds: number) => String(Math.floor(epochSeconds))
  * Query. Only waiting calls are indexed: a settled call leaves the index (expiry is TTL's job, or the local sweep's).
  */
 export const runningIndex = (pk: string, deadline: number, prefix = RUNNING_PREFIX) => ({
-  gsi1pk: `${prefix}${shardFor(pk)}`,
+  gsi1pk: shardOf(pk, prefix),
   gsi1sk: `${sortableEpoch(deadline)}#${pk}`,
 });
+
+/** The shard of the waiting-call index under `prefix` that every waiting call of a partition (an agent's calls) is in. */
+export const shardOf = (pk: string, prefix: string) => `${prefix}${shardFor(pk)}`;
 
 export const indexUpTo = (epochSeconds: number) => `${sortableEpoch(epochSeconds)}#~`;
 

@@ -5,11 +5,11 @@ import type { Db } from "./client";
 export type Item = Record<string, unknown>;
 type Query = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey" | "Limit">;
 
-/** Every page of a query, one after another. */
-export async function* queryPages(db: Db, query: Query): AsyncGenerator<Item[]> {
+/** Every page of a query, one after another (each of at most `pageSize` items read, when given). */
+export async function* queryPages(db: Db, query: Query, pageSize?: number): AsyncGenerator<Item[]> {
   let cursor: Record<string, unknown> | undefined;
   do {
-    const page = await db.doc.send(new QueryCommand({ ...query, TableName: db.table, ExclusiveStartKey: cursor }));
+    const page = await db.doc.send(new QueryCommand({ ...query, TableName: db.table, ExclusiveStartKey: cursor, Limit: pageSize }));
     yield (page.Items ?? []) as Item[];
     cursor = page.LastEvaluatedKey;
   } while (cursor);

@@ -17,7 +17,7 @@ export const AwaitingConfirmation = z.object({
 });
 export type AwaitingConfirmation = z.infer<typeof AwaitingConfirmation>;
 
-export const SettledStatus = CallStatus.extract(["completed", "error", "timed_out", "denied", "expired", "refused"]);
+export const SettledStatus = CallStatus.extract(["completed", "error", "timed_out", "denied", "expired", "refused", "cancelled"]);
 export type SettledStatus = z.infer<typeof SettledStatus>;
 
 /** A call that reached its end: which tool, how it ended and how long it took. Never its arguments or its result. */

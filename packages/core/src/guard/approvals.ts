@@ -5,8 +5,8 @@ import { redactArguments, storedResult } from "../call/redact";
 import type { ClientResult } from "../call/schema";
 import type { CallRecord } from "../call/schema";
 import { uncontended } from "../contention";
-import { conflict, forbidden, notFound, ToolgateError } from "../error";
-import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
+import { conflict, notFound, ToolgateError } from "../error";
+import { applyTransition, applyWhileAgentActive, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
 import type { GuardDeps } from "./deps";
@@ -14,13 +14,23 @@ import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
 
-export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> };
+export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown>; deadline: string };
+
+/** The call's agent was terminated (before the approval, or while it was being given): the call can never run. */
+const agentTerminated = (record: CallRecord) =>
+  conflict(
+    "agent_terminated",
+    `The call "${record.callId}" can no longer run: its agent "${record.agentId}" was terminated, which cancels the calls it left waiting.`,
+    { callId: record.callId, agentId: record.agentId },
+  );
 
 const alreadyAnswered = (record: CallRecord) =>
-  conflict("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
-    callId: record.callId,
-    status: record.status,
-  });
+  record.status === "cancelled"
+    ? agentTerminated(record)
+    : conflict("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
+        callId: record.callId,
+        status: record.status,
+      });
 
 /** The real arguments kept (sealed) beside a waiting call, or undefined when none are kept or they cannot be opened. */
 function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: PendingCall | undefined) {
@@ -44,20 +54,26 @@ async function answer(deps: GuardDeps, transition: Transition, notAnswerable: (c
   if (written.kind === "moved") throw notAnswerable(written.current ?? transition.to);
 }
 
-/** An admin's approval: the guard's checks run again on fresh reads, and the call runs exactly once, however many approvals arrive together. */
+/**
+ * An admin's approval: the guard's checks run again on fresh reads, and the call runs exactly once, however many
+ * approvals arrive together. It is written only while the agent is active, so an approval racing the agent's
+ * termination either runs the call (approved first) or is refused (the termination cancels it).
+ */
 export async function approve(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<ApprovalOutcome> {
   const { record, args } = await awaitingCall(deps, callId);
   const agent = await getAgent(deps.db, record.agentId);
-  if (!agent || agent.status !== "active") throw forbidden("agent_terminated", `The agent "${record.agentId}" is no longer active.`);
+  if (!agent || agent.status !== "active") throw agentTerminated(record);
   const planned = await plan((await viewDeciding(deps, await loadView(deps, agent, "fresh"), record.tool)).access, record.tool, args, deps.settings);
   if (planned.kind === "refuse")
     throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
   const { executedBy, timeoutMs } = admissionOf(planned);
   const approved = transitions.approved(record, admin, executedBy, timeoutMs, deps.settings, now);
-  await answer(deps, approved, alreadyAnswered);
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyWhileAgentActive(deps.db, { ...approved, from: "awaiting_confirmation" }, retentionExpiry(deps.settings, record)));
+  if (written.kind === "agent_inactive") throw agentTerminated(record);
+  if (written.kind === "moved") throw alreadyAnswered(written.current ?? record);
   const keptForTheResult = approved.to.status === "authorized" && redactArguments(args).secrets.length > 0;
   if (!keptForTheResult) await forgetPendingArguments(deps.db, callId);
-  if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args };
+  if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args, deadline: approved.to.deadline! };
   return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs);
 }
 

@@ -29,6 +29,7 @@ import type { RunOutcome } from "./run";
 import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
+export { isCallerRefusal } from "./refusal";
 export type { GuardDeps } from "./deps";
 export type { ApprovalOutcome } from "./approvals";
 export { DEFAULT_GUARD_SETTINGS } from "./settings";
@@ -37,10 +38,13 @@ export { GuardStates } from "./caches";
 export type { RunOutcome } from "./run";
 
 
+/** A call admitted to wait, as its caller hears of it: when it started and its deadline, both as recorded. */
+type Waiting = { callId: string; tool: string; startedAt: string; deadline: string };
+
 export type GuardedCallResponse =
   | { status: 200; body: RunOutcome }
-  | { status: 202; body: { callId: string; status: "awaiting_confirmation"; tool: string } }
-  | { status: 202; body: { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown> } };
+  | { status: 202; body: Waiting & { status: "awaiting_confirmation" } }
+  | { status: 202; body: Waiting & { status: "authorized"; arguments: Record<string, unknown> } };
 
 /** The agent as stored now, if it still honours the token presented (same token version, active); else the refusal. */
 function stillHonoured(presented: Agent, current: Agent | undefined): Agent {
@@ -197,11 +201,12 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         continue;
       }
       const { record, planned: admitted, secrets } = next;
+      const waiting = { callId, tool: request.tool, startedAt: record.startedAt, deadline: record.deadline! };
       if (record.status === "awaiting_confirmation") {
         await deps.events.publish(awaitingConfirmation(record));
-        return { status: 202, body: { callId, status: record.status, tool: request.tool } };
+        return { status: 202, body: { ...waiting, status: record.status } };
       }
-      if (record.status === "authorized") return { status: 202, body: { callId, status: record.status, tool: request.tool, arguments: admitted.args } };
+      if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };
     }
   } catch (error) {

@@ -37,3 +37,6 @@ export const refusal = {
   revoked: () => new ToolgateError(401, "unauthenticated", "The token has been revoked."),
   terminated: (agentId: string) => new ToolgateError(403, "forbidden", `The agent "${agentId}" is terminated.`),
 };
+
+/** A refusal of the caller itself (its token revoked, its agent terminated), as opposed to a refusal of what it asked. */
+export const isCallerRefusal = (error: ToolgateError) => (error.status === 401 && error.code === "unauthenticated") || (error.status === 403 && error.code === "forbidden");

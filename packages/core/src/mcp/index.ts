@@ -4,7 +4,7 @@ import * as z from "zod";
 import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
-import { deny, freshView, guardedCall } from "../guard/index";
+import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { CALL_TOOL } from "../search/meta-tools";
 import { completed, refused, waiting } from "./results";
@@ -19,6 +19,9 @@ export type { RefusalMeta } from "./results";
 
 /** Who is on the other end of one MCP request, and what serves them; authenticated at the edge. */
 export type McpCaller = { deps: GuardDeps; agent: Agent; settings: McpSettings };
+
+/** One request's caller, and the refusal of the caller itself if the guard found its token revoked or its agent terminated. */
+type McpRequest = McpCaller & { refusal?: ToolgateError };
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const SERVER_INFO = { name: "toolgate", version: "1.0.0" };
@@ -51,17 +54,16 @@ class TaskCreated extends Error {
  * (but a name call_tool was given is the model's mistake to correct, an isError result).
  * A call that waits for an operator becomes a task when the client declared the extension, else an isError answer.
  */
-async function callTool({ deps, agent }: McpCaller, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
+async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
+  const { deps, agent } = caller;
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args });
     if (response.status === 200) return completed(response.body.callId, response.body.result);
-    if (tasks && response.body.status === "awaiting_confirmation") {
-      const pending = { callId: response.body.callId, status: response.body.status, startedAt: new Date().toISOString() };
-      throw new TaskCreated({ resultType: "task", ...taskOf(pending, deps.settings.callRetentionDays) });
-    }
+    if (tasks && response.body.status === "awaiting_confirmation") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
     if (error instanceof TaskCreated) throw error;
+    if (error instanceof ToolgateError && isCallerRefusal(error)) throw (caller.refusal = error);
     if (error instanceof ToolgateError && error.code === "unknown_tool" && name !== CALL_TOOL) throw invalidParams(`Unknown tool: ${name}`);
     if (error instanceof ToolgateError) return refused(error);
     if (error instanceof StoreUnavailableError) return refused(storeUnavailable(error));
@@ -115,7 +117,7 @@ function serveTasks(server: Server, caller: McpCaller) {
   });
 }
 
-function serverFor(caller: McpCaller): Server {
+function serverFor(caller: McpRequest): Server {
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
@@ -129,8 +131,8 @@ function serverFor(caller: McpCaller): Server {
   return server;
 }
 
-const callerOf = (context: McpRequestContext): McpCaller => {
-  const caller = context.authInfo?.extra?.caller as McpCaller | undefined;
+const callerOf = (context: McpRequestContext): McpRequest => {
+  const caller = context.authInfo?.extra?.caller as McpRequest | undefined;
   if (!caller) throw new Error("An MCP request reached the server without an authenticated agent.");
   return caller;
 };
@@ -151,11 +153,16 @@ const mcpHandler = () =>
 /**
  * Serves one MCP request of an authenticated agent: browsers only from allowed origins, then the SDK's handler.
  * `parsedBody` is the POST's JSON when the edge has read it already (the request's body is then not read again).
+ * A tools/call whose guard finds the caller's token revoked or its agent terminated throws that refusal, for the
+ * edge to answer as it answers any request of such a caller (401 or 403), not as a tool's result.
  */
 export async function serveMcp(request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response> {
   const ownHost = new URL(request.url).hostname;
   const rejected = originValidationResponse(request, [ownHost, ...caller.settings.allowedOrigins]);
   if (rejected) return rejected;
-  const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller } };
-  return mcpHandler().fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+  const served: McpRequest = { ...caller };
+  const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
+  const response = await mcpHandler().fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+  if (served.refusal) throw served.refusal;
+  return response;
 }

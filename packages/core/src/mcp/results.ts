@@ -4,7 +4,7 @@ import type { ToolResult } from "../executor/schema";
 import type { GuardedCallResponse } from "../guard/index";
 
 /** What a refusal tells the model besides its sentence: the code, the recorded call, and whether and when to try again. */
-export type RefusalMeta = { code: string; callId?: string; recoverable?: boolean; retryAfterSeconds?: number };
+export type RefusalMeta = { code: string; callId?: string; recoverable?: boolean; retryAfterSeconds?: number; deadline?: string };
 
 const text = (value: string) => [{ type: "text" as const, text: value }];
 
@@ -42,14 +42,14 @@ export function refused(error: ToolgateError): CallToolResult {
 
 /** A call the guard did not run now: it waits for an operator, or for the agent's own runtime. Never a success. */
 export function waiting(agentId: string, response: Extract<GuardedCallResponse, { status: 202 }>): CallToolResult {
-  const { callId, tool } = response.body;
+  const { callId, tool, deadline } = response.body;
   if (response.body.status === "awaiting_confirmation")
     return refusalResult(
-      `The call to "${tool}" has not run: it awaits an operator's approval (call ${callId}). An operator approves or denies it with POST /calls/${callId}/approve or /deny; GET /agents/${agentId}/calls/${callId} shows how it ends. Do not call it again meanwhile.`,
-      { code: "awaiting_confirmation", callId, recoverable: true },
+      `The call to "${tool}" has not run: it awaits an operator's approval (call ${callId}) until ${deadline}, when it expires unanswered. An operator approves or denies it with POST /calls/${callId}/approve or /deny; GET /agents/${agentId}/calls/${callId} shows how it ends. Do not call it again meanwhile.`,
+      { code: "awaiting_confirmation", callId, recoverable: true, deadline },
     );
   return refusalResult(
-    `The tool "${tool}" runs in the agent's own runtime, not in toolgate: run it there and report its result with POST /agents/${agentId}/calls/${callId}/result.`,
-    { code: "client_executed", callId, recoverable: false },
+    `The tool "${tool}" runs in the agent's own runtime, not in toolgate: run it there and report its result with POST /agents/${agentId}/calls/${callId}/result before ${deadline}.`,
+    { code: "client_executed", callId, recoverable: false, deadline },
   );
 }

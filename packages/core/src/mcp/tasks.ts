@@ -21,6 +21,7 @@ const STATUS: Record<CallStatus, TaskStatus> = {
   refused: "completed",
   denied: "cancelled",
   expired: "cancelled",
+  cancelled: "cancelled",
 };
 
 const MESSAGE: Partial<Record<CallStatus, string>> = {
@@ -29,6 +30,7 @@ const MESSAGE: Partial<Record<CallStatus, string>> = {
   running: "Running.",
   denied: "An operator denied the call; the tool did not run.",
   expired: "Nobody approved the call before its deadline; the tool did not run.",
+  cancelled: "The agent was terminated, so the call was cancelled; the tool did not run.",
 };
 
 /** Whether this request's client declared the extension (on 2026-07-28 every request carries its capabilities). */

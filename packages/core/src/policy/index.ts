@@ -1,4 +1,4 @@
-export { effectivePolicy, needsConfirmation, permissionProblem } from "./rules";
+export { effectivePolicy, isOverridden, needsConfirmation, permissionProblem } from "./rules";
 export type { EffectivePolicy } from "./rules";
 export { PolicyOverride, PolicyPatch } from "./schema";
 export { mergePolicy, policyView, setDisabled, setPolicy } from "./admin";

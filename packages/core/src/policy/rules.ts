@@ -10,6 +10,9 @@ export function effectivePolicy(definition: ToolDefinition, override: PolicyOver
   return { ...(definition["x-toolgate"] ?? {}), ...(override?.policy ?? {}), disabled: override?.disabled ?? false };
 }
 
+/** Whether an admin changed any field of the tool's own policy (switching it off and on is `disabled`, not this). */
+export const isOverridden = (override: PolicyOverride | undefined) => Object.keys(override?.policy ?? {}).length > 0;
+
 export const needsConfirmation = (policy: ToolPolicy) => policy.dangerous === true || policy.requireConfirmation === true;
 
 /** Why the agent may not use the tool under its policy, or null when it may. */

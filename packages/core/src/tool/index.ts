@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from "../group/snapshot";
-import { effectivePolicy } from "../policy/rules";
+import { effectivePolicy, isOverridden } from "../policy/rules";
+import type { EffectivePolicy } from "../policy/rules";
 import type { ToolQuery } from "./schema";
 import { definitionTokens } from "./tokens";
 import type { TokenCounter } from "./tokens";
@@ -19,17 +20,22 @@ export type ToolSummary = {
   category: string | null;
   tags: string[];
   disabled: boolean;
+  /** The policy the guard applies: the tool's own x-toolgate with an admin's override over it. */
+  policy: EffectivePolicy;
+  /** Whether an admin's override changes any field of the tool's own policy. */
+  overridden: boolean;
   /** What the tool costs in an agent's context, as the agent receives it. */
   tokens: number;
 };
 
 const UNCATEGORISED = "uncategorised";
 
-/** Every tool of the catalog as the operator sees it, with its effective category, tags, whether it is switched off and its tokens. */
+/** Every tool of the catalog as the operator sees it: its effective policy (category, tags, switched off or not), whether an admin changed it, and its tokens. */
 function summaries(snapshot: CatalogSnapshot, count: TokenCounter): ToolSummary[] {
   return snapshot.manager.getAllGroupIds().flatMap((groupId) =>
     (snapshot.manager.getGroup(groupId)?.tools ?? []).map((definition) => {
-      const policy = effectivePolicy(definition, snapshot.overrides.get(definition.function.name));
+      const override = snapshot.overrides.get(definition.function.name);
+      const policy = effectivePolicy(definition, override);
       return {
         name: definition.function.name,
         group: groupId,
@@ -37,6 +43,8 @@ function summaries(snapshot: CatalogSnapshot, count: TokenCounter): ToolSummary[
         category: policy.category ?? null,
         tags: policy.tags ?? [],
         disabled: policy.disabled,
+        policy,
+        overridden: isOverridden(override),
         tokens: definitionTokens(count, definition),
       };
     }),

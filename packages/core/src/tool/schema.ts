@@ -1,10 +1,13 @@
 import * as z from "zod";
 
+/** The longest a tool may run (a Lambda's own limit). */
+export const MAX_TOOL_TIMEOUT_MS = 900_000;
+
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const Name = z.string().regex(NAME_PATTERN, "must be 1-64 letters, digits, '_' or '-'");
 
 export const ToolPolicy = z.strictObject({
-  timeoutMs: z.number().int().min(1).max(900_000).optional(),
+  timeoutMs: z.number().int().min(1).max(MAX_TOOL_TIMEOUT_MS).optional(),
   dangerous: z.boolean().optional(),
   requireConfirmation: z.boolean().optional(),
   /** Hints for MCP clients (readOnlyHint, idempotentHint, openWorldHint); toolgate's policy owns them, not the module. */

@@ -44,7 +44,7 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
       <h1 id="approvals-title">Approvals</h1>
       <p class="lead">
         Calls to dangerous tools, or tools that need confirmation, wait here for an operator. Approve runs the tool once; Deny refuses the
-        call. A call left past its deadline expires.
+        call. A call left past its deadline expires; the calls of an agent that is terminated are cancelled and leave the queue.
       </p>
       <div class="toolbar">
         <p id="queue-updated" class="hint" aria-live="off"></p>
@@ -54,6 +54,11 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
       </div>
       <p id="load-status" class="message" role="status"></p>
       <ul id="approval-list" class="card-list" aria-label="Calls waiting for approval"></ul>
+      <section id="decided" aria-labelledby="decided-title" hidden>
+        <h2 id="decided-title">Just decided</h2>
+        <p class="hint">Calls answered on this page, newest first; they are no longer in the queue.</p>
+        <ul id="decided-list" class="card-list" aria-labelledby="decided-title"></ul>
+      </section>
     </section>
   ),
   agents: () => (

@@ -128,7 +128,6 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
       <ul id="role-list" class="role-list"></ul>
       <form id="create-role-form" class="panel create-form" novalidate aria-labelledby="create-role-title">
         <h2 id="create-role-title">Create a role</h2>
-        <p class="hint">A new role names no tool groups, so it uses all of them until you tick the ones it needs on its page.</p>
         <div class="field">
           <label for="new-role-name">Name</label>
           <input id="new-role-name" name="name" type="text" maxlength={100} autocomplete="off" required />
@@ -137,6 +136,23 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
           <label for="new-role-prompt">Prompt</label>
           <textarea id="new-role-prompt" name="rolePrompt" rows={4} maxlength={20000}></textarea>
         </div>
+        <fieldset id="new-role-groups" aria-describedby="new-role-groups-hint">
+          <legend>Tool groups its agents may use</legend>
+          <p id="new-role-groups-hint" class="hint">
+            Tick the groups the role's agents need: they see only those groups' tools. Each group shows what its tools cost in every
+            agent's context.
+          </p>
+          <ul id="new-role-group-options" class="group-options"></ul>
+          <div class="choice every-group">
+            <input type="checkbox" id="new-role-every-group" name="everyGroup" aria-describedby="every-group-warning" />
+            <label for="new-role-every-group">Every tool group, including ones registered later</label>
+          </div>
+          <p id="every-group-warning" class="message message-warn" hidden>
+            Every group includes org_management, which lets this role's agents create roles and spawn agents, and every group
+            registered from now on, which nobody will have chosen for this role. Choose it only for a role that organises other agents.
+          </p>
+          <p id="new-role-tokens" class="tokens" aria-live="polite"></p>
+        </fieldset>
         <p id="create-role-error" class="message message-error" role="alert"></p>
         <button type="submit" class="button-primary">
           Create role
@@ -259,7 +275,8 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
           <h2 id="clear-all-title">Use all tool groups?</h2>
           <p id="clear-all-text">
             No group is ticked. If you save this, the role names no tool groups and all tool groups will then apply: its agents see every
-            group registered now and every group registered later.
+            group registered now, org_management included (which lets them create roles and spawn agents), and every group registered
+            later.
           </p>
           <div class="actions">
             <button type="button" id="clear-all-confirm" class="button-primary">

@@ -105,6 +105,10 @@ legend { font-weight: 600; padding: 0 0.35rem; }
 
 .choice { display: flex; align-items: center; gap: 0.6rem; padding: 0.35rem 0; }
 .choice input[type="radio"], .pin-options input[type="checkbox"] { width: 1.2rem; height: 1.2rem; margin: 0; accent-color: var(--accent); cursor: pointer; }
+.every-group { border-top: 1px solid var(--line); margin-top: 0.25rem; padding-top: 0.75rem; }
+.every-group input[type="checkbox"] { width: 1.35rem; height: 1.35rem; margin: 0; accent-color: var(--accent); cursor: pointer; }
+.every-group label { font-weight: 600; cursor: pointer; }
+.every-group-chosen #new-role-group-options { opacity: 0.6; }
 .pin-options { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; }
 .pin-options > li { display: flex; align-items: center; gap: 0.4rem; }
 .badge { display: inline-block; font-size: 0.8rem; line-height: 1.4; padding: 0 0.45rem; border-radius: 999px; border: 1px solid var(--line); color: var(--muted); background: var(--paper); white-space: nowrap; }

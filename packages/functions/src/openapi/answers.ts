@@ -16,6 +16,7 @@ export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
 export const Health = z.object({ ok: z.boolean(), store: z.enum(["available", "unavailable"]) });
 
 export const PublicAgent = Agent.omit({ tokenVersion: true });
+export const TerminatedAgent = PublicAgent.extend({ cancelledCalls: z.number().int().describe("how many calls it left waiting (for an approval or its runtime's result) were cancelled") });
 export const AgentWithToken = z.object({ agent: PublicAgent, token: z.string().describe("the agent's bearer token; shown once") });
 
 const Tokens = { tokens: z.number().int().describe("o200k_base tokens of the definitions as an agent receives them") };
@@ -39,6 +40,7 @@ export const GroupView = Group.omit({ executor: true })
   .extend({ warning: z.literal("duplicate_group_id").optional(), message: z.string().optional() });
 export const RefreshedGroup = GroupView.extend({ added: z.array(z.string()), removed: z.array(z.string()) });
 
+const EffectivePolicy = ToolPolicy.extend({ disabled: z.boolean() }).describe("the policy the guard applies: the tool's x-toolgate with an admin's override over it");
 export const ToolSummary = z.object({
   name: z.string(),
   group: z.string(),
@@ -46,6 +48,8 @@ export const ToolSummary = z.object({
   category: z.string().nullable().optional(),
   tags: z.array(z.string()),
   disabled: z.boolean(),
+  policy: EffectivePolicy,
+  overridden: z.boolean().describe("whether an admin's override changes a field of the tool's own policy"),
   ...Tokens,
 });
 export const ToolStats = z.object({ totalTools: z.number().int(), disabledTools: z.number().int(), totalTokens: z.number().int(), categories: z.record(z.string(), z.number().int()) });
@@ -76,7 +80,15 @@ export const ToolSearchResult = z.object({ agentId: z.string(), query: z.string(
 export const CallPage = page("calls", CallRecord);
 export const MessagePage = page("messages", Message.omit({ to: true }).loose());
 export const CallAnswer = z
-  .object({ callId: z.string(), status: CallStatus, tool: z.string().optional(), result: z.unknown().optional(), arguments: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    callId: z.string(),
+    status: CallStatus,
+    tool: z.string().optional(),
+    result: z.unknown().optional(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    startedAt: z.string().optional().describe("a waiting call (202): when it started, as recorded"),
+    deadline: z.string().optional().describe("a waiting call (202): when what it waits for (an approval, the runtime's result) must have happened; the record's deadline"),
+  })
   .loose();
 export { CallRecord, ModuleState };
 

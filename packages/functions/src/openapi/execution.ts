@@ -18,7 +18,11 @@ export const executionDocs = {
   "GET /agents": { summary: "Agents, newest first, by role and status", answers: { 200: A.page("agents", A.PublicAgent) }, errors: { 400: ["invalid_cursor"] } },
   "POST /agents": { summary: "Create an agent bound to a role; its token is shown once", answers: { 201: A.AgentWithToken }, errors: { 400: ["role_not_found"] } },
   "GET /agents/:id": { summary: "One agent", answers: { 200: A.PublicAgent }, errors: AGENT_REFUSALS },
-  "DELETE /agents/:id": { summary: "Terminate an agent; its token stops working", answers: { 200: A.PublicAgent }, errors: { ...AGENT_REFUSALS, 409: ["root_agent_fixed"] } },
+  "DELETE /agents/:id": {
+    summary: "Terminate an agent; its token stops working and the calls it left waiting are cancelled",
+    answers: { 200: A.TerminatedAgent },
+    errors: { ...AGENT_REFUSALS, 409: ["root_agent_fixed", "agent_terminated"] },
+  },
   "POST /agents/:id/token": { summary: "A fresh token; earlier ones stop working", answers: { 201: A.AgentWithToken }, errors: { ...AGENT_REFUSALS, 409: ["agent_terminated"] } },
   "GET /agents/:id/tools": { summary: "The tools the agent may call now, in one model API's shape", answers: { 200: A.AgentTools }, errors: AGENT_REFUSALS },
   "GET /agents/:id/tools/search": { summary: "The agent's own tools that best match a task in plain words", answers: { 200: A.ToolSearchResult }, errors: AGENT_REFUSALS },
@@ -36,8 +40,12 @@ export const executionDocs = {
     errors: { 404: ["call_not_found"], 409: ["call_not_awaiting_result"] },
   },
   "GET /calls": { summary: "The approval queue across every agent, oldest first", answers: { 200: A.page("calls", QueuedCall) }, errors: { 400: ["invalid_cursor"] } },
-  "POST /calls/:callId/approve": { summary: "Approve a call awaiting confirmation; the tool runs once", answers: { 200: A.CallRecord }, errors: { 404: ["call_not_found"], 409: ["call_already_answered"] } },
-  "POST /calls/:callId/deny": { summary: "Deny a call awaiting confirmation", answers: { 200: A.CallRecord }, errors: { 404: ["call_not_found"], 409: ["call_already_answered"] } },
+  "POST /calls/:callId/approve": {
+    summary: "Approve a call awaiting confirmation; the tool runs once",
+    answers: { 200: A.CallRecord },
+    errors: { 404: ["call_not_found"], 409: ["call_already_answered", "agent_terminated", "no_longer_allowed"] },
+  },
+  "POST /calls/:callId/deny": { summary: "Deny a call awaiting confirmation", answers: { 200: A.CallRecord }, errors: { 404: ["call_not_found"], 409: ["call_already_answered", "agent_terminated"] } },
   "POST /mcp": {
     summary: "The agent's governed MCP endpoint (Streamable HTTP, JSON-RPC): tools/list and tools/call through the guard",
     access: "self",

@@ -17,7 +17,7 @@ export const groupsDocs = {
     errors: { 404: ["group_not_found"], 409: ["reserved_group_id", "not_an_mcp_group", "group_changed", "reserved_tool_name", "tool_name_conflict"], 502: ["mcp_import_failed"] },
   },
   "DELETE /groups/:id": { summary: "Remove a group", answers: { 204: null }, errors: { 404: ["group_not_found"], 409: ["reserved_group_id"] } },
-  "GET /tools": { summary: "The catalog's tools, by category, tag and text", answers: { 200: A.ToolList } },
+  "GET /tools": { summary: "The catalog's tools, by category, tag and text, each with its effective policy and whether an admin overrode it", answers: { 200: A.ToolList } },
   "GET /tools/stats": { summary: "Counts of the catalog's tools and their tokens", answers: { 200: A.ToolStats } },
   "GET /tools/:name": { summary: "One tool: its effective policy, the admin's override and its definition", answers: { 200: A.ToolView }, errors: { 404: ["unknown_tool"] } },
   "PUT /tools/:name/policy": { summary: "Replace the admin's override of a tool's policy", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },

@@ -33,7 +33,8 @@ export const agents = new Hono<Env>()
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => c.json(Agent.publicAgent(await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id")))))
   .on(method(R.terminate), path(R.terminate), requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");
-    return c.json(Agent.publicAgent(await Agent.terminate(toolgate.db, c.req.param("id"), toolgate.now(), toolgate.events)));
+    const { agent, cancelledCalls } = await Agent.terminate(toolgate.db, c.req.param("id"), toolgate.now(), toolgate.config.clientResultTimeoutMs, toolgate.events);
+    return c.json({ ...Agent.publicAgent(agent), cancelledCalls });
   })
   .on(method(R.token), path(R.token), requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");

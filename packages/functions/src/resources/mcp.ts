@@ -27,32 +27,36 @@ const challenge = (c: Context, message: string) =>
     "WWW-Authenticate": `Bearer resource_metadata="${originOf(c)}${RESOURCE_METADATA_PATH}"`,
   });
 
-/** The agent a bearer token names (its own token, verified), the 401 challenge, or the admin's refusal. */
-async function agentOf(c: Context<Env>): Promise<Agent | Response> {
-  if (!bearerToken(c)) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
-  try {
-    const principal = await authenticate(c, { cachedAgent: true });
-    if (principal.kind === "admin")
-      throw new ToolgateError(403, "forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
-    return principal.agent;
-  } catch (error) {
-    if (error instanceof ToolgateError && error.status === 401) return challenge(c, error.message);
-    throw error;
-  }
+/** One tools/call: its guard proves the caller's token current in the write that admits it, so a cached agent will do. */
+const isToolCall = (body: unknown) => (body as { method?: unknown } | null)?.method === "tools/call";
+
+/**
+ * The agent a bearer token names (its own token, verified), as REST decides it: a revoked token is 401, a terminated
+ * agent 403, for every request, the handshake included. Only a tools/call trusts the process's copy of the agent.
+ */
+async function agentOf(c: Context<Env>, body: unknown): Promise<Agent> {
+  const principal = await authenticate(c, { cachedAgent: isToolCall(body) });
+  if (principal.kind === "admin")
+    throw new ToolgateError(403, "forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
+  return principal.agent;
 }
 
 let loading: Promise<typeof import("@toolgate/core/mcp")> | undefined;
 /** The MCP SDK, loaded on the first MCP request rather than at a cold start, then kept (an import() per request costs). */
 const loadMcp = () => (loading ??= import("@toolgate/core/mcp"));
 
-/** Every agent's governed MCP endpoint: its own tools, through the guard. */
+/** Every agent's governed MCP endpoint: its own tools, through the guard. A refusal of the caller's token is the 401 challenge. */
 async function serve(c: Context<Env>) {
-  const agent = await agentOf(c);
-  if (agent instanceof Response) return agent;
-  const toolgate = c.get("toolgate");
-  const { serveMcp } = await loadMcp();
-  const { request, parsedBody } = await withBody(c);
-  return serveMcp(request, parsedBody, { deps: toolgate.guard, agent, settings: toolgate.mcp });
+  if (!bearerToken(c)) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
+  try {
+    const { request, parsedBody } = await withBody(c);
+    const agent = await agentOf(c, parsedBody);
+    const { serveMcp } = await loadMcp();
+    return await serveMcp(request, parsedBody, { deps: c.get("toolgate").guard, agent, settings: c.get("toolgate").mcp });
+  } catch (error) {
+    if (error instanceof ToolgateError && error.status === 401) return challenge(c, error.message);
+    throw error;
+  }
 }
 
 /**

@@ -22,7 +22,16 @@ import { metaParameters, metaTool, SEARCH_TOOLS } from "../../search/meta-tools"
 import { searchVisible } from "../../search/visible";
 import type { ToolContext, ToolInfo, ToolResult } from "../../tool/tool";
 
-export type NativeServices = { db: Db; catalog: Catalog; roles: RoleCache; tokens: TokenSigner; events: EventPublisher; now: () => string };
+export type NativeServices = {
+  db: Db;
+  catalog: Catalog;
+  roles: RoleCache;
+  tokens: TokenSigner;
+  events: EventPublisher;
+  now: () => string;
+  /** How long a client-executed call waits for its runtime's result: how far back a termination looks for such calls. */
+  resultWaitMs: number;
+};
 
 const descriptionOf = (name: string) =>
   builtinGroups()
@@ -41,7 +50,7 @@ function native<Name extends BuiltinToolName>(name: Name, execute: (context: Too
 
 /** org_management, artifact and search_tools, run inside toolgate on behalf of the calling agent. */
 export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolInfo> {
-  const { db, catalog, roles, tokens, events, now } = services;
+  const { db, catalog, roles, tokens, events, now, resultWaitMs } = services;
   const registry = new Map<string, ToolInfo>();
   const register = (tool: ToolInfo) => registry.set(tool.name, tool);
   const roleView = async (role: Role.Role) => Role.view(role, await catalog.current());
@@ -83,8 +92,8 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
   );
   register(
     native("terminate_agent", async ({ input }) => {
-      const agent = await Agent.terminate(db, input.agentId, now(), events);
-      return jsonResult({ agentId: agent.id, status: agent.status });
+      const { agent, cancelledCalls } = await Agent.terminate(db, input.agentId, now(), resultWaitMs, events);
+      return jsonResult({ agentId: agent.id, status: agent.status, cancelledCalls });
     }),
   );
   register(

@@ -1,5 +1,5 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
-import { byId, code, consoleHref, element, fact, inputById, setMessage, timeElement } from "./dom";
+import { byId, code, consoleHref, element, fact, inputById, plural, setMessage, timeElement } from "./dom";
 import { loadRoleNames, roleNameOf, statusBadge } from "./agents";
 import { callItem } from "./calls";
 import { hideToken, showToken } from "./token";
@@ -114,9 +114,15 @@ export function wireAgentPage() {
     void act(button, async () => {
       if (action === "terminate") {
         hideToken();
-        showAgent(await api<Agent>("DELETE", "agents/" + segment(agent!.id)));
-        setMessage(byId("agent-result"), "Terminated: the agent's token is no longer accepted.");
+        const { cancelledCalls, ...terminated } = await api<Agent & { cancelledCalls: number }>("DELETE", "agents/" + segment(agent!.id));
+        showAgent(terminated);
+        setMessage(
+          byId("agent-result"),
+          "Terminated: the agent's token is no longer accepted" +
+            (cancelledCalls ? `, and its ${plural(cancelledCalls, "waiting call")} ${cancelledCalls === 1 ? "was" : "were"} cancelled.` : "."),
+        );
         byId("agent-name").focus();
+        await loadCalls(false);
       } else {
         const issued = await api<{ agent: Agent; token: string }>("POST", `agents/${segment(agent!.id)}/token`);
         showAgent(issued.agent);

@@ -10,6 +10,7 @@ const STATUS_KINDS: Partial<Record<CallStatus, "ok" | "warn" | "danger">> = {
   denied: "danger",
   refused: "danger",
   expired: "warn",
+  cancelled: "warn",
 };
 
 export const STATUS_TEXT: Record<CallStatus, string> = {
@@ -22,7 +23,17 @@ export const STATUS_TEXT: Record<CallStatus, string> = {
   denied: "denied",
   expired: "expired",
   refused: "refused",
+  cancelled: "cancelled (agent terminated)",
 };
+
+/** What a waiting call's one deadline is for: an operator's answer, its tool's run, or its runtime's result. */
+const DEADLINE_LABELS: Partial<Record<CallStatus, string>> = {
+  awaiting_confirmation: "Approval deadline",
+  running: "Run deadline",
+  authorized: "Result deadline",
+};
+
+export const deadlineLabel = (status: CallStatus) => DEADLINE_LABELS[status] ?? "Deadline";
 
 export const callStatusBadge = (status: CallStatus) => badge(STATUS_TEXT[status] ?? status, STATUS_KINDS[status]);
 
@@ -42,7 +53,7 @@ export function callItem(call: CallRecord) {
     ...fact("Group", call.group ? code(call.group) : "—"),
     ...fact("Started", timeElement(call.startedAt)),
   ];
-  if (call.deadline) facts.push(...fact("Deadline", timeElement(call.deadline)));
+  if (call.deadline) facts.push(...fact(deadlineLabel(call.status), timeElement(call.deadline)));
   if (call.decidedAt) facts.push(...fact(call.deniedBy ? "Denied" : "Approved", timeElement(call.decidedAt), ` by ${call.deniedBy ?? call.approvedBy ?? "—"}`));
   if (call.finishedAt) facts.push(...fact("Finished", timeElement(call.finishedAt)));
   const took = duration(call);

@@ -1,6 +1,6 @@
 import { api, failed } from "./api";
-import { badge, byId, code, element, fact, setMessage, spaced } from "./dom";
-import { sourceName, toolsLabel } from "./role";
+import { badge, byId, code, element, fact, setMessage, spaced, tokensLabel } from "./dom";
+import { sourceName, toolsLabel } from "./group-choice";
 import type { ExecutorSummary, GroupSummary } from "./types";
 
 const EXECUTORS: Record<string, string> = {
@@ -21,6 +21,7 @@ function groupCard(group: GroupSummary) {
   if (group.module) facts.push(...fact("Module", code(group.module)));
   facts.push(...fact("Executor", ...executorNodes(group.executor)));
   facts.push(...fact("Tools", ...spaced([toolsLabel(group.toolCount), ...group.tools.map((name) => code(name))])));
+  facts.push(...fact("Context", element("span", { className: "badge badge-tokens", "data-tokens": "", text: tokensLabel(group.tokens) }), " in each agent's context when a role uses it"));
   return element("li", { className: group.executor === null ? "group-card group-card-warn" : "group-card" }, [
     element("h2", { text: group.id }),
     element("p", { className: "group-desc", text: group.description }),

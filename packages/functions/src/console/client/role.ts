@@ -1,12 +1,8 @@
 import { api, ApiError, failed, segment } from "./api";
-import { badge, byId, consoleHref, element, formatTime, inputById, setMessage, spaced, tokensLabel } from "./dom";
+import { badge, byId, consoleHref, element, formatTime, inputById, setMessage, tokensLabel } from "./dom";
+import { groupChoice, sumTokens } from "./group-choice";
 import { creatorText, ROOT_ROLE_ID } from "./roles";
 import type { GroupSummary, Role, ToolSummary } from "./types";
-
-const SOURCES: Record<string, string> = { builtin: "built-in", module: "module", api: "added through the API" };
-export const sourceText = (group: Pick<GroupSummary, "module" | "source">) => (group.module ? "module " + group.module : SOURCES[group.source] || group.source);
-export const sourceName = (source: string) => SOURCES[source] || source;
-export const toolsLabel = (count: number) => element("span", { className: "tools-label", text: count === 1 ? "1 tool:" : count + " tools:" });
 
 let current: Role | null = null;
 let groups: GroupSummary[] = [];
@@ -29,25 +25,8 @@ const samePins = (names: string[]) => {
   return chosen.length === names.length && chosen.every((name) => names.includes(name));
 };
 const sameGroups = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));
-const sumTokens = (items: Array<{ tokens?: number }>) => items.reduce((sum, item) => sum + Number(item.tokens || 0), 0);
 
-function groupOption(group: GroupSummary, checked: boolean, readOnly: boolean) {
-  const key = "group-" + group.id;
-  const input = element("input", { type: "checkbox", id: key, name: "toolGroups", value: group.id, "aria-describedby": `${key}-description ${key}-tools` });
-  input.checked = checked;
-  input.disabled = readOnly;
-  return element("li", {}, [
-    input,
-    element("div", { className: "group-head" }, [
-      element("label", { for: key, text: group.id }),
-      badge(sourceText(group)),
-      readOnly && checked ? badge("fixed for this role", "fixed") : null,
-      element("span", { className: "badge badge-tokens", id: key + "-tokens", text: tokensLabel(group.tokens) }),
-    ]),
-    element("p", { className: "group-desc", id: key + "-description", text: group.description }),
-    element("p", { className: "tool-names", id: key + "-tools" }, spaced([toolsLabel(group.tools.length), ...group.tools.map((name) => element("code", { text: name }))])),
-  ]);
-}
+const groupOption = (group: GroupSummary, checked: boolean, readOnly: boolean) => groupChoice(group, { key: "group-", checked, disabled: readOnly, fixed: readOnly && checked });
 
 function unavailableOption(groupId: string, readOnly: boolean) {
   const key = "missing-" + groupId;
@@ -192,7 +171,7 @@ export async function loadRole() {
     tools = catalog.tools;
     showRole(role);
     byId("role").hidden = false;
-    setMessage(status, new URLSearchParams(location.search).has("created") ? "Role created. Tick the tool groups its agents need, then Save." : "");
+    setMessage(status, new URLSearchParams(location.search).has("created") ? "Role created with the tool groups you chose. You can change them here." : "");
     return true;
   } catch (error) {
     failed(status, error);

@@ -19,14 +19,6 @@ export function policyBadges(policy: PolicyView["policy"]): Array<Node | string>
   return badges.flatMap((node, index) => (index === 0 ? [node] : [" ", node]));
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, so a large catalog does not open hundreds of requests at once. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
-}
-
 let allTools: ToolSummary[] = [];
 
 function toolRow(tool: ToolSummary, group: GroupSummary | undefined) {
@@ -34,7 +26,7 @@ function toolRow(tool: ToolSummary, group: GroupSummary | undefined) {
     element("th", { scope: "row" }, [element("a", { href: consoleHref("/tools/" + encodeURIComponent(tool.name)) }, [code(tool.name)])]),
     element("td", {}, [code(tool.group)]),
     element("td", {}, group ? executorNodes(group.executor).slice(0, 1) : ["—"]),
-    element("td", { className: "policy-cell", id: "policy-" + tool.name, text: "…" }),
+    element("td", { className: "policy-cell" }, [...policyBadges(tool.policy), ...(tool.overridden ? [" ", badge("changed by an admin", "fixed")] : [])]),
     element("td", { className: "number", text: tokensLabel(tool.tokens) }),
   ]);
 }
@@ -64,15 +56,6 @@ export async function loadTools() {
     byId("tool-rows").replaceChildren(...tools.map((tool) => toolRow(tool, byGroup.get(tool.group))));
     applyFilter();
     setMessage(status, tools.length ? "" : "No tools are registered.");
-    await eachLimited(tools, 6, async (tool) => {
-      const cell = document.getElementById("policy-" + tool.name);
-      try {
-        const view = await api<PolicyView>("GET", "tools/" + segment(tool.name));
-        cell?.replaceChildren(...policyBadges(view.policy));
-      } catch (error) {
-        if (cell) cell.textContent = error instanceof Error ? error.message : "Not loaded.";
-      }
-    });
   } catch (error) {
     failed(status, error);
   }
@@ -108,7 +91,7 @@ function policyFacts(view: PolicyView, group: GroupSummary | undefined) {
     ...fact("Allowed departments", policy.allowedDepartments?.length ? policy.allowedDepartments.join(", ") : "any"),
     ...fact("Minimum level", policy.minLevel === undefined ? "none" : String(policy.minLevel)),
     ...fact("Timeout", policy.timeoutMs === undefined ? "the executor's or toolgate's default" : `${policy.timeoutMs} ms`),
-    ...fact("Override", view.override ? "an admin changed this tool's policy" : "none: the tool's own policy applies"),
+    ...fact("Override", Object.keys(view.override?.policy ?? {}).length ? "an admin changed this tool's policy" : "none: the tool's own policy applies"),
   ];
 }
 
