@@ -12,9 +12,6 @@ import { attempt } from "./write";
 
 const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation", "authorized"]);
 
-/** Rounded up, so cleanup never settles a call before its deadline. */
-const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
-
 /**
  * A call an admin answered, or still has to (the approval queue's shards), is found by cleanup through its deadline,
  * and leaves that index once settled. A call admitted straight to running or to its runtime is not indexed: cleanup
@@ -23,8 +20,8 @@ const epochSeconds = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
  */
 export const waitingIndexFor = (record: CallRecord, pk: string) => {
   if (!PENDING.has(record.status) || !record.deadline) return undefined;
-  if (record.status === "awaiting_confirmation") return runningIndex(pk, epochSeconds(record.deadline), AWAITING_PREFIX);
-  return record.decidedAt ? runningIndex(pk, epochSeconds(record.deadline), RUNNING_PREFIX) : undefined;
+  if (record.status === "awaiting_confirmation") return runningIndex(pk, record.deadline, record.callId, AWAITING_PREFIX);
+  return record.decidedAt ? runningIndex(pk, record.deadline, record.callId, RUNNING_PREFIX) : undefined;
 };
 
 export const callItem = (record: CallRecord, expiresAt: number) => {

@@ -47,12 +47,14 @@ const sortableEpoch = (epochSeconds: number) => String(Math.floor(epochSeconds))
 
 /**
  * A sparse index entry for a call that waits on something until a deadline, so cleanup finds lapsed calls with a
- * Query. Only waiting calls are indexed: a settled call leaves the index (expiry is TTL's job, or the local sweep's).
+ * Query (by the deadline's second, rounded up: never before it). Only waiting calls are indexed: a settled call leaves
+ * the index (expiry is TTL's job, or the local sweep's). Within a second, entries sort by the deadline's millisecond
+ * and then the call's time-ordered id, so the approval queue is oldest first to the call.
  */
-export const runningIndex = (pk: string, deadline: number, prefix = RUNNING_PREFIX) => ({
-  gsi1pk: shardOf(pk, prefix),
-  gsi1sk: `${sortableEpoch(deadline)}#${pk}`,
-});
+export const runningIndex = (pk: string, deadline: string, callId: string, prefix = RUNNING_PREFIX) => {
+  const ms = Date.parse(deadline);
+  return { gsi1pk: shardOf(pk, prefix), gsi1sk: `${sortableEpoch(Math.ceil(ms / 1000))}#${String(ms).padStart(15, "0")}#${callId}` };
+};
 
 /** The shard of the waiting-call index under `prefix` that every waiting call of a partition (an agent's calls) is in. */
 export const shardOf = (pk: string, prefix: string) => `${prefix}${shardFor(pk)}`;
