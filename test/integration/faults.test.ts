@@ -73,8 +73,13 @@ async function agentWithTool(executor: Executor) {
 beforeAll(async () => {
   dynamo = await startDynamoLocal({ log: () => {} });
   const table = `faults_${ulid()}`;
+  // Set up with the default limits: a DynamoDB Local just started (its JIT cold, the machine busy) may take longer
+  // than this file's 1 s to answer its first requests, which is not the fault under test.
+  const setup = new Toolgate({ table, endpoint: dynamo.endpoint, adminToken: ADMIN_TOKEN, signingKey: SIGNING_KEY });
+  await ensureTable(setup.db.client, table);
+  await setup.ready();
+  setup.db.client.destroy();
   toolgate = new Toolgate({ table, endpoint: dynamo.endpoint, adminToken: ADMIN_TOKEN, signingKey: SIGNING_KEY, requestTimeoutMs: 1000, maxAttempts: 2 });
-  await ensureTable(toolgate.db.client, table);
   await toolgate.ready();
   request = api(toolgate);
 });
