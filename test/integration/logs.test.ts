@@ -118,6 +118,27 @@ test("logs - /mcp with an agent's token names the agent, as REST does; the admin
   for (const hidden of [token, other.token, ADMIN_TOKEN]) expect(text).not.toContain(hidden);
 });
 
+test("logs - a terminated agent's token is refused and still names the agent, on /mcp and REST", async () => {
+  const { agent, token } = await loggedAgent();
+  expect((await request("DELETE", `/agents/${agent.id}`)).status).toBe(200);
+
+  captureLogs();
+  const handshake = await fetch(`${served.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "late", version: "1" } } }),
+  });
+  const tools = await request("GET", `/agents/${agent.id}/tools`, { token });
+  const logged = lines();
+
+  expect([handshake.status, tools.status]).toEqual([403, 403]);
+  expect(logged.map(({ route, status, principal, agentId }) => ({ route, status, principal, agentId }))).toEqual([
+    { route: "POST /mcp", status: 403, principal: "agent", agentId: agent.id },
+    { route: "GET /agents/:id/tools", status: 403, principal: "agent", agentId: agent.id },
+  ]);
+  expect(captured.join("")).not.toContain(token);
+});
+
 test("logs - one line per module event handled, with its outcome and none of its detail", async () => {
   const module = unique("logmod");
   const description = `Described ${unique("privately")}`;

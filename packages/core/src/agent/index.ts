@@ -125,6 +125,13 @@ export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminD
 export const digest = (value: string) => createHash("sha256").update(value).digest();
 const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
 
+/** A token that is the agent's own, refused because the agent is terminated: the refusal still says whose token it was. */
+export class AgentTerminatedError extends ToolgateError {
+  constructor(readonly agent: Agent) {
+    super(403, "forbidden", `The agent "${agent.id}" is terminated.`);
+  }
+}
+
 /**
  * Who is calling, from a bearer token alone: the admin, or the active agent the token was issued to. With
  * `cachedAgent` a warm process trusts its copy of the agent, because the guard's write that admits the call
@@ -136,6 +143,6 @@ export async function authenticate(deps: AuthDeps, token: string, options: { cac
   if (!claims) throw unauthenticated("The token is not valid.");
   const agent = options.cachedAgent ? await deps.agents.get(claims.agentId, claims.tokenVersion) : await deps.agents.refresh(claims.agentId);
   if (!agent || agent.tokenVersion !== claims.tokenVersion) throw unauthenticated("The token has been revoked.");
-  if (agent.status !== "active") throw new ToolgateError(403, "forbidden", `The agent "${agent.id}" is terminated.`);
+  if (agent.status !== "active") throw new AgentTerminatedError(agent);
   return { kind: "agent", agent };
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { authenticate as principalOf } from "@toolgate/core/agent";
+import { AgentTerminatedError, authenticate as principalOf } from "@toolgate/core/agent";
 import type { Agent, Principal } from "@toolgate/core/agent";
 import { ToolgateError } from "@toolgate/core/error";
 import type { Toolgate } from "@toolgate/core/toolgate";
@@ -19,12 +19,15 @@ export const bearerToken = (c: Pick<RequestContext, "req">) => c.req.header("aut
 /**
  * Who is calling, from the bearer token alone: the admin, or the active agent the token was issued to. It is kept on
  * the request as soon as the token is verified, before any route decides whether that caller may go on, so the
- * request's log line names who asked on every route that authenticates, refused or not.
+ * request's log line names who asked on every route that authenticates, refused or not (a terminated agent's too).
  */
 export async function authenticate(c: RequestContext, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
   const token = bearerToken(c);
   if (!token) throw unauthenticated("Send a token as 'Authorization: Bearer <token>'.");
-  const principal = await principalOf(c.get("toolgate").auth, token, options);
+  const principal = await principalOf(c.get("toolgate").auth, token, options).catch((error: unknown) => {
+    if (error instanceof AgentTerminatedError) c.set("principal", { kind: "agent", agent: error.agent });
+    throw error;
+  });
   c.set("principal", principal);
   return principal;
 }
