@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,21 +121,37 @@ test("npm start - an admin and an agent go through the guard over HTTP: confirma
   expect(executor.requests).toHaveLength(3);
 });
 
-/** Sends a raw POST over a socket: with its length declared, or chunked (no length), as a client streaming its body would. */
+/**
+ * Sends a raw POST over a socket: with its length declared, or chunked (no length), as a client streaming its body
+ * would. As HTTP asks of a client, it watches for an answer while it sends and stops sending once one arrives: a
+ * server that refused the body stops reading it soon after, and a client that goes on writing may see its connection
+ * reset before it reads the refusal.
+ */
 function postRaw(path: string, token: string, body: Buffer, framing: "declared" | "chunked"): Promise<{ status: number; body: any }> {
   const url = new URL(path, stack.url);
   const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   if (framing === "declared") headers["content-length"] = body.length;
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: "POST", headers }, (response) => {
+    let answered = false;
+    // A kept-alive connection of its own: after refusing a body the server reads (and drops) the rest for a moment, then
+    // closes the connection, so no other request may be sent on it; one sent "Connection: close" would be closed at once.
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    const request = httpRequest(url, { method: "POST", headers, agent }, (response) => {
+      answered = true;
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+      response.on("end", () => {
+        agent.destroy();
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+      });
     });
-    // The server may answer and close before the whole body is sent: that answer is what is checked.
     request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
-    if (framing === "chunked") for (let start = 0; start < body.length; start += 64 * 1024) request.write(body.subarray(start, start + 64 * 1024));
-    request.end(framing === "declared" ? body : undefined);
+    request.on("close", () => answered || reject(new Error(`the connection to ${url.pathname} closed before toolgate's answer arrived`)));
+    void (async () => {
+      for (let start = 0; start < body.length && !answered && !request.destroyed; start += 64 * 1024)
+        await new Promise<void>((sent) => request.write(body.subarray(start, start + 64 * 1024), () => sent()));
+      if (!answered && !request.destroyed) request.end();
+    })();
   });
 }
 
