@@ -5,5 +5,6 @@ export const FUNCTION_DEFAULTS = {
   memory: "512 MB",
   // splitting: what is imported on first use (ajv, jose, the SDK's credential providers) ships as its own chunk and is not
   // compiled at init; `npm run bench` measured the execution function's init at 84 ms against 109 ms as one file.
-  nodejs: { minify: true, splitting: true },
+  // install: cedar-wasm's Node build reads its .wasm file beside its own code, so it ships as a package, not in the bundle.
+  nodejs: { minify: true, splitting: true, install: ["@cedar-policy/cedar-wasm"] as string[] },
 } as const;

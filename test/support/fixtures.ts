@@ -16,6 +16,7 @@ export const roleFixture = (id: string, toolGroups: string[] | null, name = `rol
   llmServiceId: null,
   toolLoading: "all",
   pinnedTools: [],
+  workspaceRoot: null,
   version: 1,
 });
 
@@ -38,6 +39,7 @@ export const agentFixture = (id: string, roleId: string, name = id): Agent => ({
   status: "active",
   department: null,
   level: null,
+  workspaceRoot: null,
   createdBy: "admin",
   createdAt: NOW,
   tokenVersion: 1,

@@ -1,5 +1,5 @@
 // The functions as SST builds them for deployment: the bench measures these files and test/infra/lambda.test.ts runs them.
-import { stat } from "node:fs/promises";
+import { mkdir, stat, symlink } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -32,12 +32,12 @@ const SST_ESM_BANNER = [
   "", // the function's nodejs.banner: none
 ].join("\n");
 
-type SstNodejs = { minify?: boolean; splitting?: boolean };
+type SstNodejs = { minify?: boolean; splitting?: boolean; install?: readonly string[] };
 
-export const sstBuildOptions = (entry: string, outfile: string, { minify = false, splitting = false }: SstNodejs = {}): BuildOptions => ({
+export const sstBuildOptions = (entry: string, outfile: string, { minify = false, splitting = false, install = [] }: SstNodejs = {}): BuildOptions => ({
   entryPoints: [entry],
   platform: "node",
-  external: SST_FORCE_EXTERNAL,
+  external: [...SST_FORCE_EXTERNAL, ...install],
   keepNames: true,
   bundle: true,
   splitting,
@@ -70,11 +70,21 @@ export function loadedAtInit(metafile: Metafile, entryOutput: string): string[] 
   return [...loaded];
 }
 
+/** SST installs `nodejs.install` packages into the function's node_modules; here they are linked from the project's. */
+async function installBeside(folder: string, packages: readonly string[]) {
+  for (const name of packages) {
+    const target = join(folder, "node_modules", name);
+    await mkdir(dirname(target), { recursive: true });
+    await symlink(join(ROOT, "node_modules", name), target, "dir");
+  }
+}
+
 /** Builds one handler into `<dir>/<name>/` with infra/defaults.ts, as `sst deploy` does. */
 export async function buildHandler(name: HandlerName, dir: string): Promise<Bundle> {
   const folder = join(dir, name);
   const file = join(folder, `${basename(HANDLERS[name], ".ts")}.mjs`);
   const { metafile } = await build({ ...sstBuildOptions(join(ROOT, HANDLERS[name]), file, FUNCTION_DEFAULTS.nodejs), absWorkingDir: ROOT });
+  await installBeside(folder, FUNCTION_DEFAULTS.nodejs.install);
   const sizes = await Promise.all(Object.keys(metafile!.outputs).map(async (output) => [output, (await stat(join(ROOT, output))).size] as const));
   const size = new Map(sizes);
   const entry = relative(ROOT, file);

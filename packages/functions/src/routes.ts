@@ -22,6 +22,14 @@ export const API = {
       enable: "POST /tools/:name/enable",
     },
     modules: { list: "GET /modules", get: "GET /modules/:name" },
+    policies: {
+      list: "GET /policies",
+      validate: "POST /policies/validate",
+      simulate: "POST /policies/simulate",
+      get: "GET /policies/:id",
+      put: "PUT /policies/:id",
+      remove: "DELETE /policies/:id",
+    },
   },
   roles: {
     roles: {

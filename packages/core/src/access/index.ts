@@ -8,6 +8,7 @@ import type { Agent } from "../agent/schema";
 import { effectivePolicy, permissionProblem } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
 import type { PolicyOverride } from "../policy/schema";
+import type { StoredPolicy } from "../policy/schema";
 import { effectiveToolGroups, groupsToLoad } from "../role/index";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
@@ -25,6 +26,9 @@ export type Access = {
   role: Role;
   manager: ToolGroupManager;
   overrides: ReadonlyMap<string, PolicyOverride>;
+  /** The Cedar policies about calls, and their revision (the catalog's version). */
+  policies: ReadonlyMap<string, StoredPolicy>;
+  revision: number;
   groups: string[];
   /** The whole catalog, not only the role's groups: only then does a tool in none of them not exist. */
   complete: boolean;
@@ -34,11 +38,13 @@ export type Decision =
   | { allowed: true; group: Group; definition: ToolDefinition; policy: EffectivePolicy }
   | { allowed: false; error: ToolgateError; group: string | null };
 
-export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "manager" | "overrides" | "partial">): Access => ({
+export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "version" | "manager" | "overrides" | "policies" | "partial">): Access => ({
   agent,
   role,
   manager: snapshot.manager,
   overrides: snapshot.overrides,
+  policies: snapshot.policies,
+  revision: snapshot.version,
   groups: effectiveToolGroups(role, snapshot.manager),
   complete: !snapshot.partial,
 });

@@ -11,6 +11,8 @@ import { noEvents } from "../events/publisher";
 import type { EventPublisher } from "../events/publisher";
 import { createId } from "../id";
 import { ROOT_ROLE_ID } from "../role/schema";
+import type { Role } from "../role/schema";
+import { isWithin } from "../policy/facts/path";
 import type { AgentCache } from "./cache";
 import { Agent, ROOT_AGENT_ID } from "./schema";
 import { cancelWaitingCalls, invalidCursor } from "../call/index";
@@ -26,6 +28,16 @@ export type IssuedAgent = { agent: Agent; token: string };
 
 const noRoleToBind = (roleId: string) => badRequest("role_not_found", `There is no role with id "${roleId}" to bind the agent to.`);
 
+/** An agent's own workspace root, which must lie inside its role's (when the role has one). */
+function narrowedRoot(role: Role, root: string | undefined): string | null {
+  if (root === undefined) return null;
+  if (role.workspaceRoot !== null && !isWithin(role.workspaceRoot, root))
+    throw badRequest("workspace_root_outside_role", `The agent's workspace root "${root}" must lie inside its role's workspace root "${role.workspaceRoot}".`, {
+      workspaceRoot: role.workspaceRoot,
+    });
+  return root;
+}
+
 /** Creates an agent and announces it (agent.spawned) once stored; pass noEvents to announce it yourself, e.g. with its task. */
 export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, createdBy: string, now: string, events: EventPublisher = noEvents): Promise<IssuedAgent> {
   const role = await getRole(db, parsed.roleId);
@@ -38,6 +50,7 @@ export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, cr
     status: "active",
     department: parsed.department ?? null,
     level: parsed.level ?? null,
+    workspaceRoot: narrowedRoot(role, parsed.workspaceRoot),
     createdBy,
     createdAt: now,
     tokenVersion: 1,
@@ -103,6 +116,7 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     status: "active",
     department: null,
     level: null,
+    workspaceRoot: null,
     createdBy: "system",
     createdAt: now,
     tokenVersion: 1,

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { PageQuery } from "../call/schema";
+import { WorkspaceRoot } from "../role/schema";
 
 export const ROOT_AGENT_ID = "root";
 
@@ -10,6 +11,8 @@ export const Agent = z.object({
   status: z.enum(["active", "terminated"]),
   department: z.string().nullable(),
   level: z.number().int().nullable(),
+  /** Narrows the role's workspace root for this agent (argument policies resolve its paths against it). */
+  workspaceRoot: z.string().nullable().default(null),
   createdBy: z.string(),
   createdAt: z.string(),
   terminatedAt: z.string().optional(),
@@ -22,6 +25,7 @@ export const AgentInput = z.strictObject({
   name: z.string().trim().min(1).max(100).optional(),
   department: z.string().trim().min(1).max(100).optional(),
   level: z.number().int().min(0).max(1000).optional(),
+  workspaceRoot: WorkspaceRoot.optional(),
 });
 
 export type AgentInput = z.infer<typeof AgentInput>;

@@ -28,6 +28,11 @@ export const CallRequest = z.strictObject({
 });
 export type CallRequest = z.infer<typeof CallRequest>;
 
+const Verdict = z.object({ effect: z.enum(["deny", "ask", "allow", "none"]), policies: z.array(z.string()) });
+
+/** What the Cedar policies decided about a call, at which revision of the policy set, and what log-only ones would have made it. */
+export const PolicyDecisionRecord = Verdict.extend({ revision: z.number().int(), logOnly: Verdict.optional() });
+
 export const CallRecord = z.object({
   callId: z.string(),
   agentId: z.string(),
@@ -46,6 +51,7 @@ export const CallRecord = z.object({
     })
     .optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  decision: PolicyDecisionRecord.optional(),
   approvedBy: z.string().optional(),
   deniedBy: z.string().optional(),
   decidedAt: z.string().optional(),

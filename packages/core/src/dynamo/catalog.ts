@@ -6,8 +6,9 @@ import { getItems, itemAt } from "./batch";
 import { queryPages } from "./query";
 import type { Item } from "./query";
 import { attempt } from "./write";
-import { CATALOG_PK, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
+import { CATALOG_PK, CEDAR_SK_PREFIX, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
 import type { PolicyOverride } from "../policy/schema";
+import type { StoredPolicy } from "../policy/schema";
 
 export type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
@@ -18,28 +19,47 @@ export async function readCatalogVersion(db: Db): Promise<number> {
   return typeof Item?.version === "number" ? Item.version : 0;
 }
 
-export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overrides: Map<string, PolicyOverride> }> {
+export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overrides: Map<string, PolicyOverride>; policies: Map<string, StoredPolicy> }> {
   const groups: Group[] = [];
   const overrides = new Map<string, PolicyOverride>();
+  const policies = new Map<string, StoredPolicy>();
   for await (const page of queryPages(db, { KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": CATALOG_PK }, ConsistentRead: true })) {
     for (const item of page) {
+      const sk = String(item.sk);
       // Stored groups were validated when written; re-checking 20,000 schemas on every cold load costs more than the read.
-      if (String(item.sk).startsWith(GROUP_SK_PREFIX)) groups.push(groupOf(item));
-      else if (String(item.sk).startsWith(POLICY_SK_PREFIX)) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
+      if (sk.startsWith(GROUP_SK_PREFIX)) groups.push(groupOf(item));
+      else if (sk.startsWith(POLICY_SK_PREFIX)) overrides.set(sk.slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
+      else if (sk.startsWith(CEDAR_SK_PREFIX)) policies.set(sk.slice(CEDAR_SK_PREFIX.length), policyOf(item));
     }
   }
-  return { groups, overrides };
+  return { groups, overrides, policies };
+}
+
+const policyOf = (item: Item) => JSON.parse(String(item.policy)) as StoredPolicy;
+
+/** Every Cedar policy, without the groups. */
+export async function readCedarPolicies(db: Db): Promise<Map<string, StoredPolicy>> {
+  const policies = new Map<string, StoredPolicy>();
+  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": CEDAR_SK_PREFIX }, ConsistentRead: true };
+  for await (const page of queryPages(db, query)) for (const item of page) policies.set(String(item.sk).slice(CEDAR_SK_PREFIX.length), policyOf(item));
+  return policies;
 }
 
 const groupOf = (item: Item) => JSON.parse(String(item.group)) as Group;
 
 /** Some groups of the catalog, by id (strongly consistent); an id not registered is absent from the answer. */
 export async function readGroups(db: Db, groupIds: readonly string[]): Promise<Map<string, Group>> {
-  const items = await getItems(db, groupIds.map((id) => Keys.group(id)));
-  return new Map(groupIds.flatMap((id) => {
+  return (await readGroupsAndShipped(db, groupIds)).groups;
+}
+
+/** The same, and in the same round trip whether the shipped policies were written once. */
+export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; policiesShipped: boolean }> {
+  const items = await getItems(db, [...groupIds.map((id) => Keys.group(id)), Keys.shippedPolicies()]);
+  const groups = new Map(groupIds.flatMap((id) => {
     const item = itemAt(items, Keys.group(id));
     return item ? [[id, groupOf(item)] as const] : [];
   }));
+  return { groups, policiesShipped: itemAt(items, Keys.shippedPolicies()) !== undefined };
 }
 
 /** Every policy override, without the groups (a few small items beside them in the catalog's partition). */
@@ -55,7 +75,9 @@ export async function readOverrides(db: Db): Promise<Map<string, PolicyOverride>
 export type CatalogEffect =
   | { kind: "put_group"; group: Group }
   | { kind: "delete_group"; groupId: string }
-  | { kind: "put_override"; toolName: string; override: PolicyOverride };
+  | { kind: "put_override"; toolName: string; override: PolicyOverride }
+  | { kind: "put_policy"; policy: StoredPolicy }
+  | { kind: "delete_policy"; id: string };
 
 /** One write of a catalog transaction; items outside the catalog partition (module state, event records) have no effect. */
 export type CatalogItem = { write: TransactItem; effect?: CatalogEffect };
@@ -65,6 +87,36 @@ export const outsideCatalog = (writes: TransactItem[]): CatalogItem[] => writes.
 export const putOverrideItem = (db: Db, toolName: string, override: PolicyOverride): CatalogItem => ({
   write: { Put: { TableName: db.table, Item: { ...Keys.policy(toolName), override } } },
   effect: { kind: "put_override", toolName, override },
+});
+
+/** A Cedar policy, as JSON text; `expectedVersion` (0: new) makes a stale change fail its condition. */
+export const putCedarPolicyItem = (db: Db, policy: StoredPolicy, expectedVersion?: number): CatalogItem => ({
+  write: {
+    Put: {
+      TableName: db.table,
+      Item: { ...Keys.cedarPolicy(policy.id), version: policy.version, policy: JSON.stringify(policy) },
+      ...versionCondition(expectedVersion),
+    },
+  },
+  effect: { kind: "put_policy", policy },
+});
+
+export const deleteCedarPolicyItem = (db: Db, id: string, expectedVersion?: number): CatalogItem => ({
+  write: { Delete: { TableName: db.table, Key: Keys.cedarPolicy(id), ...versionCondition(expectedVersion ?? -1) } },
+  effect: { kind: "delete_policy", id },
+});
+
+/** -1: the item must exist; 0: it must not; n: it must be at version n; undefined: no condition. */
+function versionCondition(expected: number | undefined) {
+  if (expected === undefined) return {};
+  if (expected === -1) return { ConditionExpression: "attribute_exists(pk)" };
+  if (expected === 0) return { ConditionExpression: "attribute_not_exists(pk)" };
+  return { ConditionExpression: "version = :expected", ExpressionAttributeValues: { ":expected": expected } };
+}
+
+/** Written once, with the shipped policies: two processes starting together write them once. */
+export const shippedPoliciesMarkerItem = (db: Db): CatalogItem => ({
+  write: { Put: { TableName: db.table, Item: { ...Keys.shippedPolicies() }, ConditionExpression: "attribute_not_exists(pk)" } },
 });
 
 const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({

@@ -2,11 +2,16 @@ export const CATALOG_PK = "CATALOG";
 export const CATALOG_VERSION_SK = "VERSION";
 export const GROUP_SK_PREFIX = "GROUP#";
 export const POLICY_SK_PREFIX = "POLICY#";
+/** Cedar policies about calls and their arguments, in the catalog beside the groups they name. */
+export const CEDAR_SK_PREFIX = "CEDAR#";
 
 export const Keys = {
   catalogVersion: () => ({ pk: CATALOG_PK, sk: CATALOG_VERSION_SK }),
   group: (id: string) => ({ pk: CATALOG_PK, sk: `${GROUP_SK_PREFIX}${id}` }),
   policy: (toolName: string) => ({ pk: CATALOG_PK, sk: `${POLICY_SK_PREFIX}${toolName}` }),
+  cedarPolicy: (id: string) => ({ pk: CATALOG_PK, sk: `${CEDAR_SK_PREFIX}${id}` }),
+  /** Present once the shipped policies were written (deleting one of them does not bring it back). */
+  shippedPolicies: () => ({ pk: CATALOG_PK, sk: "SHIPPED#policies" }),
   guard: (agentId: string) => ({ pk: `AGENT#${agentId}`, sk: "GUARD" }),
   message: (agentId: string, messageId: string) => ({ pk: `AGENT#${agentId}`, sk: `MSG#${messageId}` }),
   callRef: (callId: string) => ({ pk: `CALLREF#${callId}`, sk: "CALLREF" }),

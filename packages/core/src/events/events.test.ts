@@ -62,7 +62,7 @@ describe("event shapes", () => {
   });
 
   test("agentSpawned and roleChanged - validate against their schemas", () => {
-    const agent = { id: "agt_2", roleId: "rol_1", name: "a", status: "active" as const, department: null, level: null, createdBy: "root", createdAt: "t", tokenVersion: 1 };
+    const agent = { id: "agt_2", roleId: "rol_1", name: "a", status: "active" as const, department: null, level: null, workspaceRoot: null, createdBy: "root", createdAt: "t", tokenVersion: 1 };
     const spawned = agentSpawned(agent, { task: "Do it.", messageId: "msg_1" });
     expect(EVENT_DETAILS["agent.spawned"].parse(spawned.detail)).toEqual({ agentId: "agt_2", roleId: "rol_1", name: "a", createdBy: "root", createdAt: "t", task: "Do it.", messageId: "msg_1" });
     expect(JSON.stringify(spawned)).not.toContain("tokenVersion");

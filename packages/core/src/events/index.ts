@@ -7,7 +7,7 @@ import { linkedBus } from "../environment";
 import { BusPublisher } from "./publisher";
 import type { EventPublisher } from "./publisher";
 import { SettledStatus } from "./schema";
-import type { GroupChanged, RoleChanged, ToolgateEvent } from "./schema";
+import type { GroupChanged, PolicyChanged, PolicyInvalidated, RoleChanged, ToolgateEvent } from "./schema";
 import { ToolgateEventType } from "./types";
 
 export * from "./schema";
@@ -73,3 +73,7 @@ export const roleChanged = (role: Pick<Role, "id" | "name" | "version" | "toolGr
 });
 
 export const groupChanged = (detail: GroupChanged): ToolgateEvent => ({ type: ToolgateEventType.GroupChanged, detail });
+
+export const policyChanged = (detail: PolicyChanged): ToolgateEvent => ({ type: ToolgateEventType.PolicyChanged, detail });
+
+export const policyInvalidated = (detail: PolicyInvalidated): ToolgateEvent => ({ type: ToolgateEventType.PolicyInvalidated, detail });

@@ -86,6 +86,28 @@ export const GroupChanged = z.object({
 });
 export type GroupChanged = z.infer<typeof GroupChanged>;
 
+export const PolicyChanged = z.object({
+  policyId: z.string(),
+  change: RoleChange,
+  /** The policy's version after the change (for deleted: the last one it had). */
+  version: z.number().int(),
+  scope: z.string(),
+  mode: z.enum(["enforce", "log_only"]),
+  effect: z.enum(["deny", "ask", "allow"]),
+  /** The policy set's revision (the catalog version) the change committed at. */
+  revision: z.number().int(),
+  at: z.string(),
+});
+export type PolicyChanged = z.infer<typeof PolicyChanged>;
+
+/** A change of the catalog made a stored policy invalid: it still fails closed, and GET /policies shows its problems. */
+export const PolicyInvalidated = z.object({
+  policyId: z.string(),
+  problems: z.array(z.string()),
+  revision: z.number().int(),
+});
+export type PolicyInvalidated = z.infer<typeof PolicyInvalidated>;
+
 /** Each detail type's schema: what a subscriber can rely on. */
 export const EVENT_DETAILS = {
   [ToolgateEventType.AwaitingConfirmation]: AwaitingConfirmation,
@@ -94,6 +116,8 @@ export const EVENT_DETAILS = {
   [ToolgateEventType.AgentTerminated]: AgentTerminated,
   [ToolgateEventType.RoleChanged]: RoleChanged,
   [ToolgateEventType.GroupChanged]: GroupChanged,
+  [ToolgateEventType.PolicyChanged]: PolicyChanged,
+  [ToolgateEventType.PolicyInvalidated]: PolicyInvalidated,
 } as const;
 
 type Details = { [K in keyof typeof EVENT_DETAILS]: z.infer<(typeof EVENT_DETAILS)[K]> };

@@ -8,6 +8,8 @@ export const ToolgateEventType = {
   AgentTerminated: "agent.terminated",
   RoleChanged: "role.changed",
   GroupChanged: "group.changed",
+  PolicyChanged: "policy.changed",
+  PolicyInvalidated: "policy.invalidated",
 } as const;
 
 export type ToolgateEventType = (typeof ToolgateEventType)[keyof typeof ToolgateEventType];

@@ -43,9 +43,15 @@ test("tool definitions - use the OpenAI function format", () => {
   }
 });
 
-test("get_context_status - a polled status: its policy switches the doom-loop check off; no other built-in carries a policy", () => {
+test("built-in policies - get_context_status (a polled status) switches the doom-loop check off; the workspace tools and run_command declare their path and command arguments; no other built-in carries a policy", () => {
   const withPolicy = allTools.filter((tool) => tool["x-toolgate"] !== undefined);
-  expect(withPolicy.map((tool) => [tool.function.name, tool["x-toolgate"]])).toEqual([["get_context_status", { repeatLimit: 0 }]]);
+  expect(Object.fromEntries(withPolicy.map((tool) => [tool.function.name, tool["x-toolgate"]]))).toEqual({
+    read_file: { pathArguments: ["path"] },
+    write_file: { pathArguments: ["path"] },
+    list_files: { pathArguments: ["path"] },
+    run_command: { commandArguments: ["command"], pathArguments: ["cwd"] },
+    get_context_status: { repeatLimit: 0 },
+  });
 });
 
 test("tool definitions - pass the ToolDefinition schema", () => {

@@ -100,6 +100,10 @@ const TOOL_DESCRIPTIONS: Record<BuiltinToolName, string> = {
 /** A status the agent polls while it works: identical calls in a row are expected, not a loop. */
 const POLICIES: Partial<Record<BuiltinToolName, ToolPolicy>> = {
   get_context_status: { repeatLimit: 0 },
+  read_file: { pathArguments: ["path"] },
+  write_file: { pathArguments: ["path"] },
+  list_files: { pathArguments: ["path"] },
+  run_command: { commandArguments: ["command"], pathArguments: ["cwd"] },
 };
 
 function parametersOf(name: BuiltinToolName): Record<string, unknown> {

@@ -94,9 +94,9 @@ export class Catalog implements CatalogCache {
     // Read the version before the groups: anything committed later carries a higher version and forces a reload.
     const version = Math.max(atLeast, await readCatalogVersion(this.db));
     const manager = new ToolGroupManager([...RESERVED_GROUP_IDS, META_GROUP_ID]);
-    const { groups, overrides } = await readCatalogItems(this.db);
+    const { groups, overrides, policies } = await readCatalogItems(this.db);
     for (const group of groups) manager.registerGroup(group);
-    const loaded: CatalogSnapshot = { version, manager, overrides };
+    const loaded: CatalogSnapshot = { version, manager, overrides, policies };
     if (!this.cached || this.cached.version <= version) this.cached = loaded;
     return loaded;
   }

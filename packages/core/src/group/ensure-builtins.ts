@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import { putGroupItem, readGroups } from "../dynamo/catalog";
+import { putGroupItem, readGroupsAndShipped } from "../dynamo/catalog";
+import { shipPolicies } from "../policy/ship";
 import type { Db } from "../dynamo/client";
 import { builtinGroups, NATIVE_GROUP_IDS } from "./builtin";
 import type { Executor } from "../executor/schema";
@@ -13,12 +14,18 @@ const isStale = (builtin: Builtin, stored: Group | undefined) =>
   !stored || !stored.executor || stored.description !== builtin.description || !isDeepStrictEqual(stored.tools, builtin.tools);
 
 /**
- * Registers the built-in groups where they are missing or differ from this code's definitions; a no-op otherwise.
- * Every cold start runs this, so it reads the built-in groups alone, and the whole catalog only when one must be written.
+ * Registers the built-in groups where they are missing or differ from this code's definitions, and writes the shipped
+ * policies the first time; a no-op otherwise. Every cold start runs this, so it reads the built-in groups (and the
+ * shipped policies' marker) alone, and the whole catalog only when something must be written.
  */
 export async function ensureBuiltins(db: Db, catalog: Catalog, now: string): Promise<number> {
-  const stored = await readGroups(db, builtinGroups().map((builtin) => builtin.id));
-  if (!builtinGroups().some((builtin) => isStale(builtin, stored.get(builtin.id)))) return 0;
+  const { groups: stored, policiesShipped } = await readGroupsAndShipped(db, builtinGroups().map((builtin) => builtin.id));
+  const written = builtinGroups().some((builtin) => isStale(builtin, stored.get(builtin.id))) ? await writeBuiltins(db, catalog, now) : 0;
+  if (!policiesShipped) await shipPolicies(db, catalog, now);
+  return written;
+}
+
+function writeBuiltins(db: Db, catalog: Catalog, now: string): Promise<number> {
   return catalog.change((manager) => {
     const stale = builtinGroups().filter((builtin) => isStale(builtin, manager.getGroup(builtin.id)));
     if (!stale.length) return { items: null, result: 0 };

@@ -1,6 +1,7 @@
 import type { Db } from "../dynamo/client";
-import { readGroups, readOverrides } from "../dynamo/catalog";
+import { readCedarPolicies, readGroups, readOverrides } from "../dynamo/catalog";
 import type { PolicyOverride } from "../policy/schema";
+import type { StoredPolicy } from "../policy/schema";
 import { META_GROUP_ID } from "../search/meta-tools";
 import { RESERVED_GROUP_IDS } from "./builtin";
 import { ToolGroupManager } from "./manager";
@@ -18,7 +19,7 @@ type Read<T> = { version: number; value: T };
  */
 export class PartialCatalogs {
   private readonly groups = new Map<string, Read<Group | undefined>>();
-  private overrides: Read<ReadonlyMap<string, PolicyOverride>> | undefined;
+  private overrides: Read<{ overrides: ReadonlyMap<string, PolicyOverride>; policies: ReadonlyMap<string, StoredPolicy> }> | undefined;
   private readonly snapshots = new Map<string, CatalogSnapshot>();
   private readonly loading = new Map<string, Promise<CatalogSnapshot>>();
 
@@ -53,18 +54,18 @@ export class PartialCatalogs {
   // What is read after `version` was read is at least that new: anything committed later moves the version on again.
   private async load(key: string, groupIds: readonly string[], version: number): Promise<CatalogSnapshot> {
     const stale = groupIds.filter((id) => (this.groups.get(id)?.version ?? -1) < version);
-    const [read, overrides] = await Promise.all([
+    const [read, { overrides, policies }] = await Promise.all([
       stale.length ? readGroups(this.db, stale) : new Map<string, Group>(),
-      this.overrides && this.overrides.version >= version ? this.overrides.value : readOverrides(this.db),
+      this.overrides && this.overrides.version >= version ? this.overrides.value : readBesideGroups(this.db),
     ]);
     for (const id of stale) this.groups.set(id, { version, value: read.get(id) });
-    if (!this.overrides || this.overrides.version < version) this.overrides = { version, value: overrides };
+    if (!this.overrides || this.overrides.version < version) this.overrides = { version, value: { overrides, policies } };
     const manager = new ToolGroupManager([...RESERVED_GROUP_IDS, META_GROUP_ID]);
     for (const id of groupIds) {
       const group = this.groups.get(id)?.value;
       if (group) manager.registerGroup(group);
     }
-    const snapshot: CatalogSnapshot = { version, manager, overrides, partial: true };
+    const snapshot: CatalogSnapshot = { version, manager, overrides, policies, partial: true };
     const known = this.snapshots.get(key);
     if (!known || known.version <= version) {
       if (this.snapshots.size >= MAX_GROUP_SETS) this.snapshots.clear();
@@ -72,6 +73,12 @@ export class PartialCatalogs {
     }
     return snapshot;
   }
+}
+
+/** What every view needs beside its groups: the policy overrides and the Cedar policies. */
+async function readBesideGroups(db: Db) {
+  const [overrides, policies] = await Promise.all([readOverrides(db), readCedarPolicies(db)]);
+  return { overrides, policies };
 }
 
 const keyOf = (groupIds: readonly string[]) => [...new Set(groupIds)].sort().join("\u0000");

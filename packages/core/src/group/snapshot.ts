@@ -1,5 +1,6 @@
 import type { CatalogEffect, CatalogItem } from "../dynamo/catalog";
 import type { PolicyOverride } from "../policy/schema";
+import type { StoredPolicy } from "../policy/schema";
 import type { ToolGroupManager } from "./manager";
 
 export type CatalogChange<T> = { items: CatalogItem[]; result: T } | { items: null; result: T };
@@ -8,7 +9,14 @@ export type CatalogChange<T> = { items: CatalogItem[]; result: T } | { items: nu
  * The catalog at a version: every group, or (`partial`) only the groups one role uses, with every policy override. A
  * partial snapshot cannot tell a tool of another group from one that does not exist.
  */
-export type CatalogSnapshot = { version: number; manager: ToolGroupManager; overrides: ReadonlyMap<string, PolicyOverride>; partial?: true };
+export type CatalogSnapshot = {
+  version: number;
+  manager: ToolGroupManager;
+  overrides: ReadonlyMap<string, PolicyOverride>;
+  /** The Cedar policies about calls; the catalog's version is their revision. */
+  policies: ReadonlyMap<string, StoredPolicy>;
+  partial?: true;
+};
 
 export type Decide<T> = (manager: ToolGroupManager, snapshot: CatalogSnapshot) => CatalogChange<T>;
 
@@ -20,14 +28,17 @@ export type Decide<T> = (manager: ToolGroupManager, snapshot: CatalogSnapshot) =
 export function evolve(snapshot: CatalogSnapshot, effects: readonly CatalogEffect[], version = snapshot.version): CatalogSnapshot | undefined {
   const manager = snapshot.manager.clone();
   const overrides = new Map(snapshot.overrides);
+  const policies = new Map(snapshot.policies);
   for (const effect of effects) if (effect.kind === "delete_group") manager.unregisterGroup(effect.groupId, { allowReserved: true });
   for (const effect of effects) {
     if (effect.kind === "put_group") {
       manager.unregisterGroup(effect.group.id, { allowReserved: true });
       if (!manager.registerGroup(effect.group).ok) return undefined;
     } else if (effect.kind === "put_override") overrides.set(effect.toolName, effect.override);
+    else if (effect.kind === "put_policy") policies.set(effect.policy.id, effect.policy);
+    else if (effect.kind === "delete_policy") policies.delete(effect.id);
   }
-  return { version, manager, overrides };
+  return { version, manager, overrides, policies };
 }
 
 /** What the catalog writer needs of the per-process catalog cache. */

@@ -14,6 +14,7 @@ import { awaitingConfirmation } from "../events/index";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
+import type { PolicyDecision } from "../policy/evaluate";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import { META_GROUP_ID } from "../search/meta-tools";
 import { createId } from "../id";
@@ -80,7 +81,7 @@ type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolea
 /** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
 function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
   const { stored, secrets } = storedCallArguments(planned.args);
-  const record = transitions.admitted({ ...base, group: planned.group, ...stored }, admissionOf(planned), deps.settings).to;
+  const record = transitions.admitted({ ...base, group: planned.group, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
   const keepsArguments = record.status === "awaiting_confirmation" || (record.status === "authorized" && secrets.length > 0);
   return { planned, record, keepsArguments, secrets };
 }
@@ -116,8 +117,8 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   });
   /** Set once the call's start is written: a failure after it must not leave the start looking as if the call ran. */
   let startWritten = false;
-  const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments)): Promise<never> => {
-    const record = transitions.refused({ ...base(stored.stored), group }, storedError(error, stored.secrets), new Date()).to;
+  const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments), decision?: PolicyDecision): Promise<never> => {
+    const record = transitions.refused({ ...base(stored.stored), group, ...(decision ? { decision } : {}) }, storedError(error, stored.secrets), new Date()).to;
     await putCall(deps.db, record, expiresAt);
     throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
   };
@@ -126,9 +127,9 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   let { view, guard } = await startingView(deps, caller);
   /** After an admission counted on a stale plan: the agent's counters as they were, to restore if the call ends refused. */
   let uncounted: GuardState | undefined;
-  const refuseUncounted = async (error: ToolgateError, group: string | null): Promise<never> => {
+  const refuseUncounted = async (error: ToolgateError, group: string | null, decision?: PolicyDecision): Promise<never> => {
     if (uncounted) await restoreCounters(deps, caller, uncounted).catch(() => {});
-    return refuse(error, group);
+    return refuse(error, group, undefined, decision);
   };
   if (nestsDeeperThan(request.arguments)) return refuse(refusal.tooDeep(request.tool), null, { stored: { arguments: "[omitted: nested too deep]" }, secrets: [] });
   await provenCaller(deps, caller, guard);
@@ -144,7 +145,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           view = await freshView(deps, caller);
           continue;
         }
-        return await refuseUncounted(planned.error, planned.group);
+        return await refuseUncounted(planned.error, planned.group, planned.decision);
       }
       const decided = await deps.states.exclusive(caller.id, async () => {
         guard = deps.states.peek(caller.id) ?? (await readGuard(deps.db, caller.id));
@@ -181,7 +182,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           limited.code === "rate_limited"
             ? refusal.rateLimited(request.tool, limited.limit, limited.retryAfterSeconds)
             : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
-        return await refuseUncounted(error, planned.group);
+        return await refuseUncounted(error, planned.group, planned.decision);
       }
       const { written, check, next } = decided;
       if (written.kind === "contention") {

@@ -25,7 +25,7 @@ function snapshotWith(overrides: Record<string, PolicyOverride> = {}): CatalogSn
       },
     ],
   });
-  return { version: 1, manager, overrides: new Map(Object.entries(overrides)) };
+  return { version: 1, manager, overrides: new Map(Object.entries(overrides)), policies: new Map() };
 }
 
 test("policyView - shows the definition's policy, its group and no override for an untouched tool", () => {

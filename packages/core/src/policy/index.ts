@@ -3,3 +3,8 @@ export type { EffectivePolicy } from "./rules";
 export { PolicyOverride, PolicyPatch } from "./schema";
 export { mergePolicy, policyView, setDisabled, setPolicy } from "./admin";
 export type { PolicyChange, PolicyView } from "./admin";
+export { PolicyInput, PolicyId, ShortRule, MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";
+export type { StoredPolicy, PolicyEffect, PolicyMode, PolicyScope } from "./schema";
+export { checkPolicy, deletePolicy, getPolicy, listPolicies, putPolicy } from "./manage";
+export type { PolicyView as CedarPolicyView } from "./manage";
+export { SHIPPED_POLICIES } from "./shipped";

@@ -85,6 +85,7 @@ export async function create(db: Db, catalog: Catalog, parsed: RoleInput, create
     llmServiceId: parsed.llmServiceId ?? null,
     toolLoading: parsed.toolLoading ?? "all",
     pinnedTools: parsed.pinnedTools ?? [],
+    workspaceRoot: parsed.workspaceRoot ?? null,
     version: 1,
   };
   checkPinnedTools(role, manager);
@@ -108,11 +109,11 @@ export async function getByName(db: Db, name: string): Promise<Role> {
 
 export const list = (db: Db) => listRoles(db);
 
-export function parseIfMatch(header: string | undefined): number | undefined {
+export function parseIfMatch(header: string | undefined, of = "role"): number | undefined {
   if (header === undefined) return undefined;
   const value = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
   if (!/^\d+$/.test(value))
-    throw badRequest("invalid_if_match", `If-Match must be the role's version number (e.g. "3"); got ${JSON.stringify(header)}.`);
+    throw badRequest("invalid_if_match", `If-Match must be the ${of}'s version number (e.g. "3"); got ${JSON.stringify(header)}.`);
   return Number(value);
 }
 
@@ -155,6 +156,7 @@ async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }:
       ...(patch.llmServiceId !== undefined ? { llmServiceId: patch.llmServiceId } : {}),
       ...(patch.toolLoading !== undefined ? { toolLoading: patch.toolLoading } : {}),
       ...(patch.pinnedTools !== undefined ? { pinnedTools: patch.pinnedTools } : {}),
+      ...(patch.workspaceRoot !== undefined ? { workspaceRoot: patch.workspaceRoot } : {}),
       updatedAt: now,
       version: previous.version + 1,
     };
@@ -219,6 +221,7 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     llmServiceId: null,
     toolLoading: "all",
     pinnedTools: [],
+    workspaceRoot: null,
     version: 1,
   };
   await uncontended(db.contentionDeadlineMs, () => insertRole(db, root));

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { Name } from "../tool/schema";
+import { normaliseRoot, workspaceRootProblem } from "../policy/facts/path";
 
 export const ROOT_ROLE_ID = "root";
 export const ROOT_TOOL_GROUPS = ["org_management"] as const;
@@ -11,6 +12,15 @@ const ToolGroups = z
   .max(200)
   .nullable()
   .transform((groups) => (groups === null ? null : [...new Set(groups)]));
+/** An absolute directory the agents' paths are resolved against for argument policies, normalised. */
+export const WorkspaceRoot = z
+  .string()
+  .superRefine((root, ctx) => {
+    const problem = workspaceRootProblem(root);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform(normaliseRoot);
+
 const LlmServiceId = z.string().min(1).max(200).nullable();
 
 /** "all": every tool the role may call is in its agents' tool list; "search": only the pinned ones, with search_tools and call_tool. */
@@ -35,6 +45,7 @@ export const Role = z.object({
   llmServiceId: z.string().nullable(),
   toolLoading: ToolLoading.default("all"),
   pinnedTools: z.array(z.string()).default([]),
+  workspaceRoot: z.string().nullable().default(null),
   version: z.number().int().min(1),
 });
 export type Role = z.infer<typeof Role>;
@@ -46,6 +57,7 @@ export const RoleInput = z.strictObject({
   llmServiceId: LlmServiceId.optional(),
   toolLoading: ToolLoading.optional(),
   pinnedTools: PinnedTools.optional(),
+  workspaceRoot: WorkspaceRoot.nullable().optional(),
 });
 export type RoleInput = z.infer<typeof RoleInput>;
 
@@ -56,6 +68,7 @@ export const RolePatch = z.strictObject({
   llmServiceId: LlmServiceId.optional(),
   toolLoading: ToolLoading.optional(),
   pinnedTools: PinnedTools.optional(),
+  workspaceRoot: WorkspaceRoot.nullable().optional(),
   version: z.number().int().min(1).optional(),
 });
 export type RolePatch = z.infer<typeof RolePatch>;

@@ -26,6 +26,10 @@ export const ToolPolicy = z.strictObject({
   allowedDepartments: z.array(z.string().min(1)).optional(),
   minLevel: z.number().int().min(0).optional(),
   strict: z.boolean().optional(),
+  /** Top-level arguments that name a path (or a list of paths), resolved against the workspace root for argument policies; `"format": "path"` says the same. */
+  pathArguments: z.array(z.string().min(1).max(128)).max(32).optional(),
+  /** Top-level arguments that hold a shell command line, split into its simple commands for argument policies. */
+  commandArguments: z.array(z.string().min(1).max(128)).max(32).optional(),
   category: z.string().max(64).optional(),
   tags: z.array(z.string().max(64)).max(32).optional(),
 });

@@ -1,0 +1,73 @@
+import type { StoredPolicy } from "./schema";
+
+/** Who is calling, as policy scopes name them. */
+export type Caller = { agentId: string; roleId: string; department: string | null };
+
+export type Applicable = { enforce: StoredPolicy[]; logOnly: StoredPolicy[] };
+
+const NONE: Applicable = { enforce: [], logOnly: [] };
+
+const inScope = (policy: StoredPolicy, caller: Caller) => {
+  const { scope } = policy;
+  if (scope === "system") return true;
+  const at = scope.indexOf(":");
+  const kind = scope.slice(0, at);
+  const name = scope.slice(at + 1);
+  if (kind === "department") return caller.department === name;
+  if (kind === "role") return caller.roleId === name;
+  return caller.agentId === name;
+};
+
+/**
+ * The policies of one catalog snapshot, indexed by the tools and groups their action names, so a call is put only to
+ * the policies that can apply to it (each policy given to Cedar costs time on every question).
+ */
+export class PolicyIndex {
+  private readonly byTool = new Map<string, StoredPolicy[]>();
+  private readonly byGroup = new Map<string, StoredPolicy[]>();
+  private readonly everywhere: StoredPolicy[] = [];
+  readonly size: number;
+
+  constructor(policies: Iterable<StoredPolicy>) {
+    let size = 0;
+    for (const policy of policies) {
+      size++;
+      if (policy.targets === "all") {
+        this.everywhere.push(policy);
+        continue;
+      }
+      for (const tool of policy.targets.tools) push(this.byTool, tool, policy);
+      for (const group of policy.targets.groups) push(this.byGroup, group, policy);
+    }
+    this.size = size;
+  }
+
+  /** The policies that apply to this caller's call of this tool (of this group), enforced and log-only apart. */
+  applicable(tool: string, group: string, caller: Caller): Applicable {
+    const candidates = [...(this.byTool.get(tool) ?? []), ...(this.byGroup.get(group) ?? []), ...this.everywhere];
+    if (!candidates.length) return NONE;
+    const seen = new Set<string>();
+    const applicable: Applicable = { enforce: [], logOnly: [] };
+    for (const policy of candidates) {
+      if (seen.has(policy.id) || !inScope(policy, caller)) continue;
+      seen.add(policy.id);
+      (policy.mode === "enforce" ? applicable.enforce : applicable.logOnly).push(policy);
+    }
+    return applicable;
+  }
+}
+
+function push(map: Map<string, StoredPolicy[]>, key: string, policy: StoredPolicy) {
+  const list = map.get(key);
+  if (list) list.push(policy);
+  else map.set(key, [policy]);
+}
+
+const indexes = new WeakMap<ReadonlyMap<string, StoredPolicy>, PolicyIndex>();
+
+/** The index of a snapshot's policies, built once per snapshot. */
+export function policyIndex(policies: ReadonlyMap<string, StoredPolicy>): PolicyIndex {
+  let index = indexes.get(policies);
+  if (!index) indexes.set(policies, (index = new PolicyIndex(policies.values())));
+  return index;
+}

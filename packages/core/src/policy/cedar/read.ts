@@ -1,0 +1,72 @@
+import type { DetailedError, Expr, PolicyJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { PolicyEffect, PolicyTargets } from "../schema";
+import { cedar } from "./wasm";
+
+/** A problem Cedar found in a policy, as an operator reads it: Cedar's message, its help, and where in the text. */
+export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
+
+/** What toolgate reads from one Cedar policy's text. */
+export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; readsArguments: boolean };
+
+export function problemsOf(text: string, errors: readonly DetailedError[]): PolicyProblem[] {
+  return errors.map((error) => {
+    const at = error.sourceLocations?.[0];
+    const position = at ? positionOf(text, at.start) : {};
+    return {
+      message: error.message.replace(/^for policy `[^`]*`, /, ""),
+      ...(error.help ? { help: error.help } : {}),
+      ...(at ? { start: at.start, end: at.end, ...position } : {}),
+    };
+  });
+}
+
+function positionOf(text: string, offset: number) {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
+const GROUP_ACTION_PREFIX = "group:";
+
+function targetsOf(action: PolicyJson["action"]): PolicyTargets {
+  if (action.op === "All") return "all";
+  const entities = "entities" in action ? action.entities : "entity" in action ? [action.entity] : [];
+  const ids = entities.map((entity) => ("__entity" in entity ? entity.__entity.id : entity.id));
+  return {
+    tools: ids.filter((id) => !id.startsWith(GROUP_ACTION_PREFIX)),
+    groups: ids.filter((id) => id.startsWith(GROUP_ACTION_PREFIX)).map((id) => id.slice(GROUP_ACTION_PREFIX.length)),
+  };
+}
+
+/** Whether an expression reads `context` anywhere (the JSON form nests plain objects and arrays). */
+function readsContext(expr: unknown): boolean {
+  if (Array.isArray(expr)) return expr.some(readsContext);
+  if (expr === null || typeof expr !== "object") return false;
+  if ((expr as { Var?: unknown }).Var === "context") return true;
+  return Object.values(expr).some(readsContext);
+}
+
+/** Reads exactly one static Cedar policy; its problems when it does not parse or is not exactly one policy. */
+export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPolicy } | { ok: false; problems: PolicyProblem[] }> {
+  const wasm = await cedar();
+  const parts = wasm.policySetTextToParts(text);
+  if (parts.type === "failure") return { ok: false, problems: problemsOf(text, parts.errors) };
+  if (parts.policy_templates.length) return { ok: false, problems: [{ message: "A policy may not be a template (no ?principal or ?resource slots)." }] };
+  if (parts.policies.length !== 1) return { ok: false, problems: [{ message: `Give exactly one Cedar policy; the text holds ${parts.policies.length}.` }] };
+  const parsed = wasm.policyToJson(text);
+  if (parsed.type === "failure") return { ok: false, problems: problemsOf(text, parsed.errors) };
+  const { json } = parsed;
+  const annotations = json.annotations ?? {};
+  const declared = annotations.effect;
+  if (declared !== undefined && (json.effect !== "permit" || declared !== "ask"))
+    return { ok: false, problems: [{ message: '@effect may only be "ask", on a permit policy (a forbid denies; a plain permit allows).' }] };
+  return {
+    ok: true,
+    read: {
+      effect: json.effect === "forbid" ? "deny" : declared === "ask" ? "ask" : "allow",
+      ...(annotations.reason ? { reason: annotations.reason } : {}),
+      recoverable: annotations.recoverable === "true",
+      targets: targetsOf(json.action),
+      readsArguments: json.conditions.some((clause) => readsContext(clause.body as Expr)),
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { ToolDefinition } from "../tool/schema";
+import { commandArguments, pathArguments } from "./facts/index";
+import type { ShortRule } from "./schema";
+
+/** A Cedar string literal (the same escapes serve a `like` pattern, whose `*` stays a wildcard). */
+const literal = (text: string) =>
+  `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").replace(/\0/g, "\\0")}"`;
+
+const HEADS = { deny: "forbid", ask: '@effect("ask")\npermit', allow: "permit" } as const;
+
+type Subject = { condition: string; matched: string };
+
+function subjectOf(rule: ShortRule, definition: ToolDefinition): Subject | { problem: string } {
+  const commands = commandArguments(definition);
+  const paths = pathArguments(definition);
+  const pattern = literal(rule.match);
+  const name = definition.function.name;
+  const argument = rule.argument ?? commands[0] ?? paths[0];
+  if (argument === undefined)
+    return { problem: `The tool "${name}" has no command or path argument, so the rule must name the argument to match ("argument").` };
+  if (commands.includes(argument)) return { condition: `context.command like ${pattern}`, matched: "each simple command" };
+  if (paths.includes(argument)) return { condition: `context.path like ${pattern}`, matched: "each path, resolved against the workspace root" };
+  const parameters = definition.function.parameters as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const property = parameters.properties?.[argument];
+  if (!property) return { problem: `The tool "${name}" has no argument "${argument}".` };
+  if (property.type !== "string") return { problem: `The argument "${argument}" of "${name}" is not a string, so a glob cannot match it.` };
+  const required = Array.isArray(parameters.required) && parameters.required.includes(argument);
+  const value = `context.input[${literal(argument)}]`;
+  return { condition: required ? `${value} like ${pattern}` : `context.input has ${literal(argument)} && ${value} like ${pattern}`, matched: `the argument "${argument}"` };
+}
+
+/** The Cedar policy a one-line rule stands for, or why it cannot be one. */
+export function compileRule(rule: ShortRule, definition: ToolDefinition | undefined): { cedar: string } | { problem: string } {
+  if (!definition) return { problem: `There is no tool named "${rule.tool}".` };
+  const subject = subjectOf(rule, definition);
+  if ("problem" in subject) return subject;
+  const annotations = [
+    `@reason(${literal(rule.reason ?? `${rule.effect} ${rule.tool} when ${subject.matched} matches ${JSON.stringify(rule.match)}`)})`,
+    ...(rule.recoverable ? ['@recoverable("true")'] : []),
+  ];
+  return {
+    cedar: `${annotations.join("\n")}\n${HEADS[rule.effect]} (principal, action == Action::${literal(rule.tool)}, resource)\nwhen { ${subject.condition} };`,
+  };
+}
