@@ -4,7 +4,7 @@ import { CallRecord, CallStatus } from "@toolgate/core/call";
 import { Executor, Group, GroupSource } from "@toolgate/core/group";
 import { Message } from "@toolgate/core/message";
 import { ModuleState } from "@toolgate/core/module";
-import { PolicyOverride } from "@toolgate/core/policy";
+import { PolicyEffect, PolicyMode, PolicyOverride, PolicyScope, ShortRule } from "@toolgate/core/policy";
 import { Role } from "@toolgate/core/role";
 import { ToolDefinition, ToolPolicy } from "@toolgate/core/tool";
 
@@ -100,3 +100,38 @@ export const RoleList = z.object({ roles: z.array(RoleView) });
 export const JsonRpcMessage = z.record(z.string(), z.unknown()).describe("a JSON-RPC 2.0 message of the Model Context Protocol");
 export const ResourceMetadata = z.object({ resource: z.string(), resource_name: z.string(), bearer_methods_supported: z.array(z.literal("header")) });
 export const OpenApiDocument = z.record(z.string(), z.unknown()).describe("this document");
+
+const PolicyProblem = z.object({
+  message: z.string().describe("Cedar's message"),
+  help: z.string().optional(),
+  start: z.number().int().optional().describe("where in the Cedar text (a character offset)"),
+  end: z.number().int().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+export const CedarPolicy = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  scope: PolicyScope,
+  mode: PolicyMode,
+  description: z.string().optional(),
+  effect: PolicyEffect,
+  cedar: z.string().describe("the policy's Cedar text (a short rule's compiled text)"),
+  rule: ShortRule.optional(),
+  reason: z.string().optional(),
+  recoverable: z.boolean(),
+  shipped: z.literal(true).optional().describe("shipped with toolgate"),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  problems: z.array(PolicyProblem).describe("what makes it invalid against the catalog as it is now (it still fails closed); empty when valid"),
+});
+export const CedarPolicyList = z.object({ policies: z.array(CedarPolicy), revision: z.number().int().describe("the policy set's revision (the catalog version)") });
+export const PolicyCheck = z.object({ valid: z.boolean(), effect: PolicyEffect.optional(), cedar: z.string(), problems: z.array(PolicyProblem) });
+const Verdict = z.object({ effect: z.enum(["deny", "ask", "allow", "none"]), policies: z.array(z.string()) });
+export const Simulation = z.object({
+  replayed: z.number().int(),
+  notReplayed: z.number().int(),
+  revision: z.number().int(),
+  flips: z.array(z.object({ callId: z.string(), agentId: z.string(), tool: z.string(), startedAt: z.string(), from: Verdict, to: Verdict })),
+  byPolicy: z.array(z.object({ policyId: z.string(), flips: z.number().int() })),
+});

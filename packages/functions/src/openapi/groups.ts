@@ -26,4 +26,22 @@ export const groupsDocs = {
   "POST /tools/:name/enable": { summary: "Switch a tool on again", answers: { 200: A.PolicyChange }, errors: { 404: ["unknown_tool"] } },
   "GET /modules": { summary: "Every module that sent an event, with its status", answers: { 200: A.ModuleList } },
   "GET /modules/:name": { summary: "One module's status", answers: { 200: A.ModuleState }, errors: { 404: ["module_not_found"] } },
+  "GET /policies": { summary: "Every Cedar policy about calls, each with its problems against the catalog now", answers: { 200: A.CedarPolicyList } },
+  "POST /policies/validate": { summary: "Check a draft policy (Cedar or a short rule) without saving it", answers: { 200: A.PolicyCheck } },
+  "POST /policies/simulate": {
+    summary: "Replay recent calls against a draft (policies put or deleted) and answer the calls whose effect would change",
+    answers: { 200: A.Simulation },
+    errors: { 400: ["invalid_policy", "policy_not_found"] },
+  },
+  "GET /policies/:id": { summary: "One policy, with an ETag of its version", answers: { 200: A.CedarPolicy }, errors: { 400: ["invalid_policy_id"], 404: ["policy_not_found"] } },
+  "PUT /policies/:id": {
+    summary: "Create or replace a policy (If-Match: <version> refuses a stale change)",
+    answers: { 200: A.CedarPolicy, 201: A.CedarPolicy },
+    errors: { 400: ["invalid_policy", "invalid_policy_id", "invalid_if_match"], 409: ["too_many_policies"], 412: ["version_conflict"] },
+  },
+  "DELETE /policies/:id": {
+    summary: "Delete a policy (If-Match: <version> refuses a stale change)",
+    answers: { 204: null },
+    errors: { 400: ["invalid_policy_id", "invalid_if_match"], 404: ["policy_not_found"], 412: ["version_conflict"] },
+  },
 } satisfies RouteDocs<"groups">;

@@ -29,6 +29,11 @@ export const policies = new Hono<Env>()
     const checked = await Policy.checkPolicy(snapshot.manager, draft.id ?? "draft", draft);
     return c.json({ valid: checked.problems.length === 0, ...(checked.read ? { effect: checked.read.effect } : {}), cedar: checked.cedar, problems: checked.problems });
   })
+  .on(method(R.simulate), path(R.simulate), requireAdmin, json(Policy.SimulationInput, "invalid_simulation", "The simulation"), async (c) => {
+    const toolgate = c.get("toolgate");
+    const snapshot = await toolgate.catalog.snapshot();
+    return c.json(await Policy.simulate(toolgate.db, snapshot, c.req.valid("json"), new Date(toolgate.now()), toolgate.config.callRetentionDays));
+  })
   .on(method(R.get), path(R.get), requireAdmin, async (c) => {
     const policy = await Policy.getPolicy(c.get("toolgate").catalog, policyId(c.req.param("id")));
     return c.json(policy, 200, etag(policy));
