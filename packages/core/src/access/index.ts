@@ -9,6 +9,8 @@ import { effectivePolicy, permissionProblem } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
 import type { PolicyOverride } from "../policy/schema";
 import type { StoredPolicy } from "../policy/schema";
+import { deniedWhateverTheArguments, prepareListing } from "../policy/listing";
+import { policyIndex } from "../policy/applicable";
 import { effectiveToolGroups, groupsToLoad } from "../role/index";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
@@ -69,13 +71,17 @@ export async function viewFrom(deps: ViewDeps, agent: Agent, read: { role?: Role
     throw roleGone(agent.roleId);
   }
   deps.roles.remember(read.role);
-  return viewOf(agent, read.role, await deps.catalog.forGroups(groupsToLoad(read.role), read.catalogVersion), true);
+  const snapshot = await deps.catalog.forGroups(groupsToLoad(read.role), read.catalogVersion);
+  await prepareListing(snapshot.policies);
+  return viewOf(agent, read.role, snapshot, true);
 }
 
 /** The same view over the whole catalog, at its version: for decisions about groups beyond the agent's own. */
 export async function completeView(deps: ViewDeps, view: View): Promise<View> {
   if (view.access.complete) return view;
-  return { ...view, access: accessOf(view.access.agent, view.access.role, await deps.catalog.at(view.version)) };
+  const snapshot = await deps.catalog.at(view.version);
+  await prepareListing(snapshot.policies);
+  return { ...view, access: accessOf(view.access.agent, view.access.role, snapshot) };
 }
 
 /**
@@ -95,7 +101,9 @@ export async function loadView(deps: ViewDeps, agent: Agent, mode: "cached" | "f
   const role = await deps.roles.get(agent.roleId);
   if (!role) throw roleGone(agent.roleId);
   const groups = groupsToLoad(role);
-  return viewOf(agent, role, deps.catalog.peekForGroups(groups) ?? (await deps.catalog.currentForGroups(groups)), false);
+  const snapshot = deps.catalog.peekForGroups(groups) ?? (await deps.catalog.currentForGroups(groups));
+  await prepareListing(snapshot.policies);
+  return viewOf(agent, role, snapshot, false);
 }
 
 export const refusals = {
@@ -141,6 +149,8 @@ export function decide(access: Access, toolName: string): Decision {
   if (policy.disabled) return { allowed: false, group, error: refusals.disabled(toolName) };
   const problem = permissionProblem(policy, access.role, access.agent);
   if (problem) return { allowed: false, group, error: refusals.permission(toolName, problem) };
+  const denied = deniedWhateverTheArguments(access.policies, access.agent, access.role, toolName, group);
+  if (denied) return { allowed: false, group, error: denied };
   return { allowed: true, group: found.group, definition: found.definition, policy };
 }
 
@@ -182,8 +192,17 @@ export const visibleTools = (access: Access): AgentToolDefinition[] => listedToo
 const MAX_VIEWS_PER_SNAPSHOT = 256;
 
 /** Everything decide() reads besides the catalog: two agents with equal keys see the same tools. */
-const accessKey = ({ groups, role, agent }: Access) =>
-  JSON.stringify([groups, role.name.toLowerCase(), agent.department, agent.level, loadingOf(role), role.pinnedTools]);
+const accessKey = ({ groups, role, agent, policies }: Access) =>
+  JSON.stringify([
+    groups,
+    role.name.toLowerCase(),
+    agent.department,
+    agent.level,
+    loadingOf(role),
+    role.pinnedTools,
+    // A deny policy that reads no arguments may name a role or an agent: then those decide what is listed too.
+    ...(policyIndex(policies).deniesWithoutArguments ? [role.id, agent.id] : []),
+  ]);
 
 type PerSnapshot<T> = WeakMap<ToolGroupManager, WeakMap<ReadonlyMap<string, PolicyOverride>, Map<string, T>>>;
 

@@ -8,6 +8,7 @@ import { groupChanged } from "../events/index";
 import type { ToolgateEvent } from "../events/index";
 import type { EventPublisher } from "../events/publisher";
 import { evolve } from "./snapshot";
+import { invalidationEvents } from "../policy/invalidated";
 import type { CatalogCache, CatalogSnapshot, Decide } from "./snapshot";
 
 type Pending = {
@@ -115,7 +116,10 @@ export class CatalogWriter {
       if (next) this.catalog.wrote(next);
       else this.catalog.invalidate();
       // Each change is answered once its events are out (publish never rejects); the next round does not wait for them.
-      const published = this.events.publish(...groupEvents(snapshot, effectsOf(members), written.version));
+      const effects = effectsOf(members);
+      const published = this.events
+        .publish(...groupEvents(snapshot, effects, written.version))
+        .then(async () => this.events.publish(...(next ? await invalidationEvents(snapshot, next, effects).catch(() => []) : [])));
       for (const member of members) void published.then(() => member.pending.resolve(member.result));
       return "committed";
     }

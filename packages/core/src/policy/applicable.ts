@@ -27,11 +27,15 @@ export class PolicyIndex {
   private readonly byGroup = new Map<string, StoredPolicy[]>();
   private readonly everywhere: StoredPolicy[] = [];
   readonly size: number;
+  /** Some enforced deny policy does not read the call's arguments: it decides whether a tool is listed at all. */
+  readonly deniesWithoutArguments: boolean;
 
   constructor(policies: Iterable<StoredPolicy>) {
     let size = 0;
+    let deniesWithoutArguments = false;
     for (const policy of policies) {
       size++;
+      if (policy.mode === "enforce" && policy.effect === "deny" && !policy.readsArguments) deniesWithoutArguments = true;
       if (policy.targets === "all") {
         this.everywhere.push(policy);
         continue;
@@ -40,6 +44,13 @@ export class PolicyIndex {
       for (const group of policy.targets.groups) push(this.byGroup, group, policy);
     }
     this.size = size;
+    this.deniesWithoutArguments = deniesWithoutArguments;
+  }
+
+  /** The enforced deny policies that apply to this caller's calls of this tool whatever the arguments. */
+  denialsWithoutArguments(tool: string, group: string, caller: Caller): StoredPolicy[] {
+    if (!this.deniesWithoutArguments) return [];
+    return this.applicable(tool, group, caller).enforce.filter((policy) => policy.effect === "deny" && !policy.readsArguments);
   }
 
   /** The policies that apply to this caller's call of this tool (of this group), enforced and log-only apart. */

@@ -1,21 +1,20 @@
-import type { AuthorizationAnswer, Context, EntityJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { Context } from "@cedar-policy/cedar-wasm/nodejs";
 import type { ToolDefinition } from "../tool/schema";
 import type { Applicable } from "./applicable";
 import { cedarInput, wellFormed } from "./cedar/values";
 import { cedar } from "./cedar/wasm";
+import { questioner } from "./cedar/question";
+import type { Principal, Verdict } from "./cedar/question";
 import { callFacts } from "./facts/index";
 import type { CallFacts } from "./facts/index";
 import { policyUnavailable, unreadableCommand } from "./refusals";
-import type { PolicyEffect, StoredPolicy } from "./schema";
+import type { StoredPolicy } from "./schema";
 
-/** What the policies decided about one call: "none" when none matched (the tool's own settings decide). */
-export type Verdict = { effect: PolicyEffect | "none"; policies: string[] };
+export type { Principal, Verdict } from "./cedar/question";
 
 /** The decision a call record carries: the verdict, the revision of the policy set, and what log-only policies would have made it. */
 export type PolicyDecision = Verdict & { revision: number; logOnly?: Verdict };
 
-/** Who calls, as the policies' principal sees it. */
-export type Principal = { agentId: string; roleId: string; roleName: string; department: string | null; level: number | null };
 
 export type CallToDecide = {
   principal: Principal;
@@ -30,37 +29,6 @@ export type CallToDecide = {
 export type Decided = { decision: PolicyDecision; facts: CallFacts | undefined };
 
 const RANK: Record<Verdict["effect"], number> = { allow: 0, none: 1, ask: 2, deny: 3 };
-
-const MAX_PREPARSED = 512;
-const preparsed = new Map<string, string>();
-let nextSetId = 0;
-
-/** The id of a preparsed Cedar set holding exactly these policies (ids and versions say which), parsed once. */
-async function preparsedSet(policies: readonly StoredPolicy[]): Promise<string> {
-  const key = policies.map((policy) => `${policy.id}@${policy.version}`).sort().join(",");
-  const known = preparsed.get(key);
-  if (known) return known;
-  const wasm = await cedar();
-  if (preparsed.size >= MAX_PREPARSED) {
-    preparsed.clear();
-    nextSetId = 0;
-  }
-  const id = `set${nextSetId++}`;
-  const answer = wasm.preparsePolicySet(id, { staticPolicies: Object.fromEntries(policies.map((policy) => [policy.id, policy.cedar])) });
-  if (answer.type === "failure") throw new Error(answer.errors.map((error) => error.message).join("; "));
-  preparsed.set(key, id);
-  return id;
-}
-
-function entitiesOf(principal: Principal, tool: string, group: string): EntityJson[] {
-  const attrs: EntityJson["attrs"] = { role: principal.roleName, roleId: principal.roleId };
-  if (principal.department !== null) attrs.department = principal.department;
-  if (principal.level !== null) attrs.level = principal.level;
-  return [
-    { uid: { type: "Agent", id: principal.agentId }, attrs, parents: [] },
-    { uid: { type: "Action", id: tool }, attrs: {}, parents: [{ type: "Action", id: `group:${group}` }] },
-  ];
-}
 
 /** One question per path and per simple command (at least one), each with every other fact: the strictest answer decides. */
 function contexts(call: CallToDecide, facts: CallFacts | undefined): Context[] {
@@ -82,21 +50,6 @@ function contexts(call: CallToDecide, facts: CallFacts | undefined): Context[] {
   });
 }
 
-/** One answer of Cedar's as a verdict. A deny or ask policy whose evaluation failed counts as matched: never fail open. */
-function verdictOf(answer: AuthorizationAnswer, byId: ReadonlyMap<string, StoredPolicy>): Verdict {
-  if (answer.type === "failure") throw new Error(answer.errors.map((error) => error.message).join("; "));
-  const { decision, diagnostics } = answer.response;
-  const matched = [...diagnostics.reason, ...diagnostics.errors.map((error) => error.policyId)];
-  const errored = new Set(diagnostics.errors.map((error) => error.policyId));
-  const of = (effect: PolicyEffect) =>
-    matched.filter((id) => byId.get(id)?.effect === effect && (effect !== "allow" || (decision === "allow" && !errored.has(id))));
-  for (const effect of ["deny", "ask", "allow"] as const) {
-    const policies = [...new Set(of(effect))];
-    if (policies.length) return { effect, policies };
-  }
-  return { effect: "none", policies: [] };
-}
-
 /** The strictest of the questions' verdicts (deny, then ask, then none, then allow: a call is allowed only if every part is). */
 function strictest(verdicts: readonly Verdict[]): Verdict {
   const effect = verdicts.reduce<Verdict["effect"]>((worst, verdict) => (RANK[verdict.effect] > RANK[worst] ? verdict.effect : worst), "allow");
@@ -106,13 +59,8 @@ function strictest(verdicts: readonly Verdict[]): Verdict {
 
 async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], questions: readonly Context[]): Promise<Verdict> {
   if (!policies.length) return { effect: "none", policies: [] };
-  const wasm = await cedar();
-  const setId = await preparsedSet(policies);
-  const byId = new Map(policies.map((policy) => [policy.id, policy]));
-  const tool = call.definition.function.name;
-  const entities = entitiesOf(call.principal, tool, call.group);
-  const request = { principal: { type: "Agent", id: call.principal.agentId }, action: { type: "Action", id: tool }, resource: { type: "ToolGroup", id: call.group } };
-  return strictest(questions.map((context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context, entities, preparsedPolicySetId: setId }), byId)));
+  const asker = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
+  return strictest(questions.map(asker));
 }
 
 /**

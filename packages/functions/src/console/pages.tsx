@@ -7,6 +7,7 @@ export type ConsolePage =
   | { kind: "groups" }
   | { kind: "tools" }
   | { kind: "tool"; toolName: string }
+  | { kind: "policies" }
   | { kind: "modules" }
   | { kind: "agents" }
   | { kind: "agent"; agentId: string }
@@ -19,6 +20,7 @@ const NAV: NavItem[] = [
   { path: "/agents", label: "Agents", current: ["agents", "agent"] },
   { path: "", label: "Roles", current: ["roles", "role"] },
   { path: "/tools", label: "Tools", current: ["tools", "tool"] },
+  { path: "/policies", label: "Policies", current: ["policies"] },
   { path: "/groups", label: "Groups", current: ["groups"] },
   { path: "/modules", label: "Modules", current: ["modules"] },
 ];

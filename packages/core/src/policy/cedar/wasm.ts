@@ -1,4 +1,4 @@
-type CedarWasm = typeof import("@cedar-policy/cedar-wasm/nodejs");
+export type CedarWasm = typeof import("@cedar-policy/cedar-wasm/nodejs");
 
 let loading: Promise<CedarWasm> | undefined;
 

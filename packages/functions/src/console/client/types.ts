@@ -4,7 +4,7 @@ import type { PublicAgent } from "@toolgate/core/agent";
 import type { CallRecord as StoredCall, CallStatus as StoredCallStatus } from "@toolgate/core/call";
 import type { GroupSummary as CatalogGroup } from "@toolgate/core/group";
 import type { ModuleState as StoredModuleState } from "@toolgate/core/module";
-import type { PolicyView as AdminPolicyView } from "@toolgate/core/policy";
+import type { CedarPolicyView, PolicyInput as StoredPolicyInput, Simulation as PolicySimulation, PolicyView as AdminPolicyView } from "@toolgate/core/policy";
 import type { RoleTokens, RoleView, ToolLoading as RoleToolLoading } from "@toolgate/core/role";
 import type { ToolDefinition, ToolPolicy as StoredToolPolicy, ToolSummary as CatalogTool } from "@toolgate/core/tool";
 
@@ -21,3 +21,11 @@ export type CallStatus = StoredCallStatus;
 export type CallRecord = StoredCall & { roleName?: string; agentName?: string };
 
 export type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
+
+export type CedarPolicy = CedarPolicyView;
+export type PolicyProblem = CedarPolicy["problems"][number];
+export type PolicyInput = StoredPolicyInput;
+export type Simulation = PolicySimulation;
+export type Flip = Simulation["flips"][number];
+/** POST /policies/validate's answer: what the draft would be, never saved. */
+export type PolicyCheck = { valid: boolean; effect?: CedarPolicy["effect"]; cedar: string; problems: PolicyProblem[] };

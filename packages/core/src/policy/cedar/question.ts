@@ -1,0 +1,67 @@
+import type { AuthorizationAnswer, Context, EntityJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { PolicyEffect, StoredPolicy } from "../schema";
+import { wellFormed } from "./values";
+import type { CedarWasm } from "./wasm";
+
+/** What the policies decided about one call: "none" when none matched (the tool's own settings decide). */
+export type Verdict = { effect: PolicyEffect | "none"; policies: string[] };
+
+/** Who calls, as the policies' principal sees it. */
+export type Principal = { agentId: string; roleId: string; roleName: string; department: string | null; level: number | null };
+
+export type Subject = { principal: Principal; tool: string; group: string };
+
+const MAX_PREPARSED = 512;
+const preparsed = new Map<string, string>();
+let nextSetId = 0;
+
+/** The id of a preparsed Cedar set holding exactly these policies (ids and versions say which), parsed once. */
+function preparsedSet(wasm: CedarWasm, policies: readonly StoredPolicy[]): string {
+  const key = policies.map((policy) => `${policy.id}@${policy.version}`).sort().join(",");
+  const known = preparsed.get(key);
+  if (known) return known;
+  if (preparsed.size >= MAX_PREPARSED) {
+    preparsed.clear();
+    nextSetId = 0;
+  }
+  const id = `set${nextSetId++}`;
+  const answer = wasm.preparsePolicySet(id, { staticPolicies: Object.fromEntries(policies.map((policy) => [policy.id, policy.cedar])) });
+  if (answer.type === "failure") throw new Error(answer.errors.map((error) => error.message).join("; "));
+  preparsed.set(key, id);
+  return id;
+}
+
+function entitiesOf(principal: Principal, tool: string, group: string): EntityJson[] {
+  const attrs: EntityJson["attrs"] = { role: wellFormed(principal.roleName), roleId: principal.roleId };
+  if (principal.department !== null) attrs.department = wellFormed(principal.department);
+  if (principal.level !== null) attrs.level = principal.level;
+  return [
+    { uid: { type: "Agent", id: principal.agentId }, attrs, parents: [] },
+    { uid: { type: "Action", id: tool }, attrs: {}, parents: [{ type: "Action", id: `group:${group}` }] },
+  ];
+}
+
+/** One answer of Cedar's as a verdict. A deny or ask policy whose evaluation failed counts as matched: never fail open. */
+function verdictOf(answer: AuthorizationAnswer, byId: ReadonlyMap<string, StoredPolicy>): Verdict {
+  if (answer.type === "failure") throw new Error(answer.errors.map((error) => error.message).join("; "));
+  const { decision, diagnostics } = answer.response;
+  const matched = [...diagnostics.reason, ...diagnostics.errors.map((error) => error.policyId)];
+  const errored = new Set(diagnostics.errors.map((error) => error.policyId));
+  const of = (effect: PolicyEffect) =>
+    matched.filter((id) => byId.get(id)?.effect === effect && (effect !== "allow" || (decision === "allow" && !errored.has(id))));
+  for (const effect of ["deny", "ask", "allow"] as const) {
+    const policies = [...new Set(of(effect))];
+    if (policies.length) return { effect, policies };
+  }
+  return { effect: "none", policies: [] };
+}
+
+
+/** Asks Cedar about one call with these policies (preparsed once), one context at a time. */
+export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject, policies: readonly StoredPolicy[]): (context: Context) => Verdict {
+  const setId = preparsedSet(wasm, policies);
+  const byId = new Map(policies.map((policy) => [policy.id, policy]));
+  const entities = entitiesOf(principal, tool, group);
+  const request = { principal: { type: "Agent", id: principal.agentId }, action: { type: "Action", id: tool }, resource: { type: "ToolGroup", id: group }, entities, preparsedPolicySetId: setId };
+  return (context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context }), byId);
+}
