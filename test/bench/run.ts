@@ -36,11 +36,13 @@ import type { DynamoRequest } from "./dynamo-record";
 import { DynamoFloor } from "./floor";
 import { coldLoad } from "./cold-load";
 import { ItemReader } from "./item-reader";
+import { benchPolicyDecisions, benchPolicyInputs, policyToolNames } from "./policies";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
 const VISIBLE_WARMUP = 20;
 const VISIBLE_MEASURED = 200;
+const POLICY_CALLS = 500;
 const BIG_GROUPS = 1_000;
 const TOOLS_PER_GROUP = 20;
 const BIG_WARMUP = 5;
@@ -147,7 +149,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     },
   });
   const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench", rolePrompt: "Bench role.", toolGroups: ["bench_http"] } });
-  const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-agent" } });
+  const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-agent", department: "bench" } });
 
   // --- guarded vs direct, interleaved call by call, arguments varied so the doom loop never triggers ---
   let sequence = 0;
@@ -255,6 +257,36 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
       `and after, as written or for an update as stored after the call; index writes at 1 per KB): ${callUnits.breakdown}`,
   );
   note(`measured calls took ${(measureMs / 1000).toFixed(1)} s`);
+
+  // --- the same calls with 200 argument policies stored over 40 tools and four layers, 4 of them applying to bench_echo ---
+  await benchPolicyDecisions(out);
+  const policyTools = policyToolNames("bench_echo");
+  await api.json("PUT", "/groups/bench_policies", 201, {
+    ...admin,
+    body: {
+      description: "More tools for the bench's policies to name.",
+      executor: { type: "http", url: `${executor.url}/run` },
+      tools: policyTools.slice(1).map((name) => ({ type: "function", function: { name, description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } } } } })),
+    },
+  });
+  const benchPolicies = benchPolicyInputs(policyTools, { agentId: agent.id, roleId: role.id, roleName: role.name, department: "bench" });
+  for (const { id, input } of benchPolicies) await api.json("PUT", `/policies/${id}`, 201, { ...admin, body: input });
+  const withPolicies = { guarded: [] as number[], floor: [] as number[], direct: [] as number[] };
+  for (let n = 0; n < WARMUP_CALLS; n++) await recordedGuarded();
+  await inShuffledRounds(
+    [
+      async () => void withPolicies.guarded.push(await recordedGuarded()),
+      async () => void withPolicies.floor.push(await floor.replay(lastCall)),
+      async () => void withPolicies.direct.push(await directCall()),
+    ],
+    POLICY_CALLS,
+    (measure) => measure(),
+  );
+  const policyOverhead = percentile(withPolicies.guarded, 50) - percentile(withPolicies.direct, 50);
+  out("guard_overhead_p50_ms_with_policies", ms(policyOverhead));
+  out("guard_overhead_vs_floor_with_policies", (policyOverhead / percentile(withPolicies.floor, 50)).toFixed(2));
+  for (const { id } of benchPolicies) await api.json("DELETE", `/policies/${id}`, 204, admin);
+  await api.json("DELETE", "/groups/bench_policies", 204, admin);
   await benchExecutorClient(`${executor.url}/run`, out);
   await benchMcp({
     toolgateUrl: stack.url,

@@ -82,6 +82,34 @@ test("README - a step toolgate refuses prints toolgate's error, not a jq error",
   expect(refused.stderr).not.toContain("jq:");
 });
 
+/** The README's "Rules about arguments" block, run after the walkthrough's helper. */
+async function rulesBlock() {
+  const text = await readFile(README, "utf8");
+  const section = text.slice(text.indexOf("## Rules about arguments"), text.indexOf("\n## ", text.indexOf("## Rules about arguments") + 1));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!)[0]!;
+}
+
+test("README - Rules about arguments: the read outside the workspace root is refused naming the root, git push waits, the simulation shows it flip, and the undo leaves nothing", async () => {
+  if (!stack) throw new Error("the walkthrough test starts the stack");
+  const running = stack;
+  const { walkthrough } = await tryIt();
+  const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3).replace(README_PORT_LINE, `TG=${running.url}`);
+  const run = () => promisify(execFile)("bash", ["-c", `${helper}\n${blockOf}`], { cwd: home });
+  const blockOf = await rulesBlock();
+  for (let round = 0; round < 2; round++) {
+    const { stdout, stderr } = await run();
+    expect(stdout).toContain('permit (principal, action == Action::"run_command", resource)\nwhen { context.command like "git push *" };');
+    expect(stdout).toContain('{"status":"awaiting_confirmation"}');
+    expect(stdout).toContain('{"tool":"run_command","from":"ask","to":"deny"}');
+    expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^tg: POST \/agents\/\S+\/calls answered 403: policy_denied: .*The path "\/etc\/passwd" is outside the workspace root "\/work\/app"/)]);
+    const roles = (await running.request("GET", "/roles", running.adminToken)).body.roles as Array<{ name: string }>;
+    const agents = (await running.request("GET", "/agents?status=active&limit=100", running.adminToken)).body.agents as Array<{ name: string }>;
+    const policies = (await running.request("GET", "/policies", running.adminToken)).body.policies as Array<{ id: string }>;
+    expect({ roles: roles.filter((role) => role.name === "coder").length, agents: agents.filter((agent) => agent.name === "coder-1").length }).toEqual({ roles: 0, agents: 0 });
+    expect(policies.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "dangerous-commands", "workspace-paths", "write-size"]);
+  }
+});
+
 test("GET / - a browser is sent to the console; anything else gets the links", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
   const html = await fetch(`${stack.url}/`, { headers: { accept: "text/html" }, redirect: "manual" });

@@ -10,6 +10,8 @@ const HEADS = { deny: "forbid", ask: '@effect("ask")\npermit', allow: "permit" }
 
 type Subject = { condition: string; matched: string };
 
+const SAYS = { deny: "Refused", ask: "Waits for an operator's approval", allow: "Runs without an approval" } as const;
+
 function subjectOf(rule: ShortRule, definition: ToolDefinition): Subject | { problem: string } {
   const commands = commandArguments(definition);
   const paths = pathArguments(definition);
@@ -18,8 +20,8 @@ function subjectOf(rule: ShortRule, definition: ToolDefinition): Subject | { pro
   const argument = rule.argument ?? commands[0] ?? paths[0];
   if (argument === undefined)
     return { problem: `The tool "${name}" has no command or path argument, so the rule must name the argument to match ("argument").` };
-  if (commands.includes(argument)) return { condition: `context.command like ${pattern}`, matched: "each simple command" };
-  if (paths.includes(argument)) return { condition: `context.path like ${pattern}`, matched: "each path, resolved against the workspace root" };
+  if (commands.includes(argument)) return { condition: `context.command like ${pattern}`, matched: "a command" };
+  if (paths.includes(argument)) return { condition: `context.path like ${pattern}`, matched: "a path" };
   const parameters = definition.function.parameters as { properties?: Record<string, { type?: unknown }>; required?: unknown };
   const property = parameters.properties?.[argument];
   if (!property) return { problem: `The tool "${name}" has no argument "${argument}".` };
@@ -35,7 +37,7 @@ export function compileRule(rule: ShortRule, definition: ToolDefinition | undefi
   const subject = subjectOf(rule, definition);
   if ("problem" in subject) return subject;
   const annotations = [
-    `@reason(${literal(rule.reason ?? `${rule.effect} ${rule.tool} when ${subject.matched} matches ${JSON.stringify(rule.match)}`)})`,
+    `@reason(${literal(rule.reason ?? `${SAYS[rule.effect]}: ${subject.matched} matches ${JSON.stringify(rule.match)}`)})`,
     ...(rule.recoverable ? ['@recoverable("true")'] : []),
   ];
   return {
