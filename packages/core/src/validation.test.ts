@@ -6,7 +6,7 @@ import { ToolgateError } from "./error";
 import { GroupInput } from "./group/schema";
 import { ModuleLoaded } from "./module/schema";
 import { RoleInput } from "./role/schema";
-import { ToolPolicy } from "./tool/schema";
+import { ToolPolicy } from "./policy/schema";
 import { describeIssues, humanErrorMap, parseOr, safeParseHuman, type Issue } from "./validation";
 
 const JARGON = /expected record|discriminator|received NaN|Invalid input|received undefined|must NOT|Too small|Too big|Unrecognized key/i;

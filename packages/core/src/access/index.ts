@@ -1,4 +1,5 @@
-import { forbidden, notFound, ToolgateError } from "../error";
+import { forbidden, notFound } from "../error";
+import type { ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
@@ -136,22 +137,38 @@ function lookUp(access: Access, toolName: string): { group: Group; definition: T
   return found && { ...found, inRole: includesGroup(access.groups, found.group.id) };
 }
 
+type Found = { group: Group; definition: ToolDefinition; inRole: boolean; policy: EffectivePolicy };
+
+/** What decides whether an agent may call a tool at all, in the guard's order: the first that refuses decides. */
+const ACCESS_CHECKS: ReadonlyArray<{ check: string; refuses: (found: Found, access: Access, tool: string) => ToolgateError | null }> = [
+  { check: "the tool is in the role's groups", refuses: (found, access, tool) => (found.inRole ? null : refusals.notAvailable(tool, access.role, found.group.id)) },
+  { check: "the tool is enabled", refuses: (found, _access, tool) => (found.policy.disabled ? refusals.disabled(tool) : null) },
+  {
+    check: "its permissions admit the agent",
+    refuses: (found, access, tool) => {
+      const problem = permissionProblem(found.policy, access.role, access.agent);
+      return problem ? refusals.permission(tool, problem) : null;
+    },
+  },
+  {
+    check: "no deny policy that reads no argument applies",
+    refuses: (found, access, tool) => deniedWhateverTheArguments(access.policies, access.agent, access.role, tool, found.group.id),
+  },
+];
+
 /**
- * The single authorisation decision, in the guard's order: the tool exists, is in the role's groups, is enabled,
- * and its policy admits this agent. The tool list is drawn from what this allows (listedTools).
+ * The single authorisation decision: the tool exists, then ACCESS_CHECKS in order. The tool list is drawn from what
+ * this allows (listedTools), so an agent sees exactly what it may call.
  */
 export function decide(access: Access, toolName: string): Decision {
-  const found = lookUp(access, toolName);
-  if (!found) return { allowed: false, group: null, error: refusals.unknown(toolName) };
-  const group = found.group.id;
-  if (!found.inRole) return { allowed: false, group, error: refusals.notAvailable(toolName, access.role, group) };
-  const policy = effectivePolicy(found.definition, access.overrides.get(toolName));
-  if (policy.disabled) return { allowed: false, group, error: refusals.disabled(toolName) };
-  const problem = permissionProblem(policy, access.role, access.agent);
-  if (problem) return { allowed: false, group, error: refusals.permission(toolName, problem) };
-  const denied = deniedWhateverTheArguments(access.policies, access.agent, access.role, toolName, group);
-  if (denied) return { allowed: false, group, error: denied };
-  return { allowed: true, group: found.group, definition: found.definition, policy };
+  const looked = lookUp(access, toolName);
+  if (!looked) return { allowed: false, group: null, error: refusals.unknown(toolName) };
+  const found = { ...looked, policy: effectivePolicy(looked.definition, access.overrides.get(toolName)) };
+  for (const { refuses } of ACCESS_CHECKS) {
+    const error = refuses(found, access, toolName);
+    if (error) return { allowed: false, group: found.group.id, error };
+  }
+  return { allowed: true, group: found.group, definition: found.definition, policy: found.policy };
 }
 
 export type Allowed = Extract<Decision, { allowed: true }>;

@@ -3,7 +3,7 @@ import { callsWithKeptArguments, endCallsTogether, waitingCallsOf } from "../dyn
 import { waitingCallsMade } from "../dynamo/cleanup";
 import type { CallEnding, StoredCall } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { MAX_TOOL_TIMEOUT_MS } from "../tool/schema";
+import { MAX_TOOL_TIMEOUT_MS } from "../policy/schema";
 import { CallRecord } from "./schema";
 import { transitions } from "./lifecycle";
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { builtinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
-import type { ToolDefinition, ToolPolicy } from "../tool/schema";
+import type { ToolDefinition } from "../tool/schema";
+import type { ToolPolicy } from "../policy/schema";
 
 export const RESERVED_GROUP_IDS = [
   "org_management",

@@ -1,5 +1,5 @@
 import { decide } from "../access/index";
-import type { Access } from "../access/index";
+import type { Access, Allowed } from "../access/index";
 import type { Executor } from "../executor/schema";
 import { ToolgateError } from "../error";
 import { policyIndex } from "../policy/applicable";
@@ -48,23 +48,59 @@ async function policyDecision(access: Access, definition: ToolDefinition, group:
   }
 }
 
-/** Every check that needs no write, in the design's order; the first four are decide(), which also decides what is listed. */
+type Refused = Extract<Plan, { kind: "refuse" }>;
+
+/** What planning knows so far: the access decision, then the validated arguments, the policies' decision, the executor. */
+type Planning = { access: Access; tool: string; allowed: Allowed; args: Record<string, unknown>; decision?: PolicyDecision; executor?: Executor };
+
+/** The checks after decide() that need no write, in the guard's order; each refuses or moves the planning on. */
+const PLAN_STEPS: ReadonlyArray<{ check: string; run: (planning: Planning) => Promise<Planning | Refused> | Planning | Refused }> = [
+  {
+    check: "the arguments match the tool's JSON Schema",
+    run: async (planning) => {
+      await loadArgumentValidator();
+      const { allowed, tool } = planning;
+      const validated = validateArguments(allowed.definition, planning.args, allowed.policy.strict === true);
+      if (!validated.valid) return { kind: "refuse", error: refusal.invalidArguments(tool, validated.issues), group: allowed.group.id };
+      return { ...planning, args: validated.value };
+    },
+  },
+  {
+    check: "the policies about the arguments do not deny the call",
+    run: async (planning) => {
+      const group = planning.allowed.group.id;
+      const decided = await policyDecision(planning.access, planning.allowed.definition, group, planning.args);
+      if (decided.error) return { kind: "refuse", error: decided.error, group, ...(decided.decision ? { decision: decided.decision } : {}) };
+      return { ...planning, decision: decided.decision };
+    },
+  },
+  {
+    check: "something runs the tool",
+    run: (planning) => {
+      const { allowed, tool } = planning;
+      const executor = allowed.group.executor;
+      if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, allowed.group.id), group: allowed.group.id, ...(planning.decision ? { decision: planning.decision } : {}) };
+      return { ...planning, executor };
+    },
+  },
+];
+
+/** Every check that needs no write, in the design's order: decide() (which also decides what is listed), then PLAN_STEPS. */
 export async function plan(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Promise<Plan> {
-  const decision = decide(access, tool);
-  if (!decision.allowed) return { kind: "refuse", error: decision.error, group: decision.group };
-  await loadArgumentValidator();
-  const { policy } = decision;
-  const group = decision.group.id;
-  const validated = validateArguments(decision.definition, args, policy.strict === true);
-  if (!validated.valid) return { kind: "refuse", error: refusal.invalidArguments(tool, validated.issues), group };
-  const decided = await policyDecision(access, decision.definition, group, validated.value);
-  if (decided.error) return { kind: "refuse", error: decided.error, group, ...(decided.decision ? { decision: decided.decision } : {}) };
-  const executor = decision.group.executor;
-  if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, group), group, decision: decided.decision };
+  const allowed = decide(access, tool);
+  if (!allowed.allowed) return { kind: "refuse", error: allowed.error, group: allowed.group };
+  let planning: Planning = { access, tool, allowed, args };
+  for (const step of PLAN_STEPS) {
+    const next = await step.run(planning);
+    if ("kind" in next) return next;
+    planning = next;
+  }
+  const { policy } = allowed;
+  const executor = planning.executor!;
+  const decision = planning.decision!;
   const timeoutMs = policy.timeoutMs ?? (executor.type === "http" || executor.type === "mcp" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
-  const { effect } = decided.decision;
-  const confirm = effect === "ask" || (effect !== "allow" && needsConfirmation(policy));
-  return { kind: "admit", group, executor, args: validated.value, policy, timeoutMs, decision: decided.decision, confirm };
+  const confirm = decision.effect === "ask" || (decision.effect !== "allow" && needsConfirmation(policy));
+  return { kind: "admit", group: allowed.group.id, executor, args: planning.args, policy, timeoutMs, decision, confirm };
 }
 
 /** How the call lifecycle sees an admitted plan: what it waits for and how long it may run. */

@@ -1,7 +1,7 @@
 import type { GuardState, ToolRate } from "./schema";
 
 export { emptyGuardState, GuardState } from "./schema";
-import type { ToolPolicy } from "../tool/schema";
+import type { ToolPolicy } from "../policy/schema";
 
 export type Admission =
   | { admitted: true; next: GuardState }

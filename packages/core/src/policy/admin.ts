@@ -2,7 +2,7 @@ import { notFound } from "../error";
 import type { Db } from "../dynamo/client";
 import { putOverrideItem } from "../dynamo/catalog";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
-import { ToolPolicy } from "../tool/schema";
+import { ToolPolicy } from "./schema";
 import { parseOr } from "../validation";
 import { effectivePolicy } from "./rules";
 import type { PolicyOverride, PolicyPatch } from "./schema";

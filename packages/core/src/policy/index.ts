@@ -1,6 +1,6 @@
 export { effectivePolicy, isOverridden, needsConfirmation, permissionProblem } from "./rules";
 export type { EffectivePolicy } from "./rules";
-export { PolicyOverride, PolicyPatch } from "./schema";
+export { MAX_TOOL_TIMEOUT_MS, PolicyOverride, PolicyPatch, ToolPolicy } from "./schema";
 export { mergePolicy, policyView, setDisabled, setPolicy } from "./admin";
 export type { PolicyChange, PolicyView } from "./admin";
 export { PolicyEffect, PolicyId, PolicyInput, PolicyMode, PolicyScope, ShortRule, MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";

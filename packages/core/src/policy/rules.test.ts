@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import type { ToolDefinition, ToolPolicy } from "../tool/schema";
+import type { ToolDefinition } from "../tool/schema";
+import type { ToolPolicy } from "./schema";
 import { effectivePolicy, needsConfirmation, permissionProblem } from "./rules";
 import type { PolicyOverride } from "./schema";
 

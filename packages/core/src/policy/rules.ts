@@ -1,13 +1,24 @@
 import type { Agent } from "../agent/schema";
 import type { Role } from "../role/schema";
-import type { ToolDefinition, ToolPolicy } from "../tool/schema";
+import type { ToolDefinition } from "../tool/schema";
+import type { ToolPolicy } from "./schema";
 import type { PolicyOverride } from "./schema";
 
 export type EffectivePolicy = ToolPolicy & { disabled: boolean };
 
-/** The definition's `x-toolgate`, overridden field by field by an admin's override. */
+const computed = new WeakMap<ToolDefinition, { override: PolicyOverride | undefined; policy: EffectivePolicy }>();
+
+/**
+ * The policy the guard applies to a tool: its definition's `x-toolgate`, overridden field by field by an admin's
+ * override. Computed once per definition and override (both are replaced, never changed, when a catalog changes), for
+ * the guard, the tool list, the tools page and a role's token counts alike.
+ */
 export function effectivePolicy(definition: ToolDefinition, override: PolicyOverride | undefined): EffectivePolicy {
-  return { ...(definition["x-toolgate"] ?? {}), ...(override?.policy ?? {}), disabled: override?.disabled ?? false };
+  const known = computed.get(definition);
+  if (known && known.override === override) return known.policy;
+  const policy: EffectivePolicy = { ...(definition["x-toolgate"] ?? {}), ...(override?.policy ?? {}), disabled: override?.disabled ?? false };
+  computed.set(definition, { override, policy });
+  return policy;
 }
 
 /** Whether an admin changed any field of the tool's own policy (switching it off and on is `disabled`, not this). */

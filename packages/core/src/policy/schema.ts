@@ -1,5 +1,37 @@
 import * as z from "zod";
-import { ToolPolicy } from "../tool/schema";
+
+/** The longest a tool may run (a Lambda's own limit). */
+export const MAX_TOOL_TIMEOUT_MS = 900_000;
+
+/** A tool's own policy (its definition's `x-toolgate`): how the guard treats its calls. */
+export const ToolPolicy = z.strictObject({
+  timeoutMs: z.number().int().min(1).max(MAX_TOOL_TIMEOUT_MS).optional(),
+  dangerous: z.boolean().optional(),
+  requireConfirmation: z.boolean().optional(),
+  /** Hints for MCP clients (readOnlyHint, idempotentHint, openWorldHint); toolgate's policy owns them, not the module. */
+  readOnly: z.boolean().optional(),
+  idempotent: z.boolean().optional(),
+  openWorld: z.boolean().optional(),
+  rateLimit: z
+    .strictObject({
+      perMinute: z.number().int().min(1).optional(),
+      perHour: z.number().int().min(1).optional(),
+    })
+    .optional(),
+  /** The most identical calls in a row (same tool, same arguments) that run; 0 switches the doom-loop check off. */
+  repeatLimit: z.number().int().min(0).max(1000).optional(),
+  allowedRoles: z.array(z.string().min(1)).optional(),
+  allowedDepartments: z.array(z.string().min(1)).optional(),
+  minLevel: z.number().int().min(0).optional(),
+  strict: z.boolean().optional(),
+  /** Top-level arguments that name a path (or a list of paths), resolved against the workspace root for argument policies; `"format": "path"` says the same. */
+  pathArguments: z.array(z.string().min(1).max(128)).max(32).optional(),
+  /** Top-level arguments that hold a shell command line, split into its simple commands for argument policies. */
+  commandArguments: z.array(z.string().min(1).max(128)).max(32).optional(),
+  category: z.string().max(64).optional(),
+  tags: z.array(z.string().max(64)).max(32).optional(),
+});
+export type ToolPolicy = z.infer<typeof ToolPolicy>;
 
 /** An admin's change to a tool's policy, kept in the catalog beside the tool's own definition. */
 export const PolicyOverride = z.object({ policy: ToolPolicy.optional(), disabled: z.boolean().optional(), updatedAt: z.string() });

@@ -5,7 +5,7 @@ import type { ToolQuery } from "./schema";
 import { definitionTokens } from "./tokens";
 import type { TokenCounter } from "./tokens";
 
-export { forAgent, Name, ToolDefinition, ToolPolicy, ToolQuery } from "./schema";
+export { forAgent, Name, ToolDefinition, ToolQuery } from "./schema";
 export type { AgentToolDefinition } from "./schema";
 export { errorResult, jsonResult, Tool } from "./tool";
 export type { ToolContext, ToolInfo } from "./tool";

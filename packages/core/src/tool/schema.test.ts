@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { forAgent, NAME_PATTERN, ToolDefinition, ToolPolicy, toolName } from "./schema";
+import { forAgent, NAME_PATTERN, ToolDefinition, toolName } from "./schema";
+import { ToolPolicy } from "../policy/schema";
 
 const definition = (name: string, parameters: Record<string, unknown> = { type: "object", properties: {} }) => ({
   type: "function",

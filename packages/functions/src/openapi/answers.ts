@@ -4,9 +4,9 @@ import { CallRecord, CallStatus } from "@toolgate/core/call";
 import { Executor, Group, GroupSource } from "@toolgate/core/group";
 import { Message } from "@toolgate/core/message";
 import { ModuleState } from "@toolgate/core/module";
-import { PolicyEffect, PolicyMode, PolicyOverride, PolicyScope, ShortRule } from "@toolgate/core/policy";
+import { PolicyEffect, PolicyMode, PolicyOverride, PolicyScope, ShortRule, ToolPolicy } from "@toolgate/core/policy";
 import { Role } from "@toolgate/core/role";
-import { ToolDefinition, ToolPolicy } from "@toolgate/core/tool";
+import { ToolDefinition } from "@toolgate/core/tool";
 
 // What the API answers, as zod schemas built on the core's: GET /openapi.json documents them, and the tests parse real answers with them.
 

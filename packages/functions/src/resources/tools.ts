@@ -23,7 +23,7 @@ export const tools = new Hono<Env>()
     const view = Policy.policyView(snapshot, c.req.param("name"));
     return c.json({ ...view, definition: snapshot.manager.findTool(view.name)!.definition });
   })
-  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Tool.ToolPolicy, "invalid_policy", "The policy"), async (c) => {
+  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Policy.ToolPolicy, "invalid_policy", "The policy"), async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(await Policy.setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
   })
