@@ -8,5 +8,7 @@ export type { StoredPolicy } from "./schema";
 export { checkPolicy, deletePolicy, getPolicy, listPolicies, putPolicy } from "./manage";
 export type { PolicyView as CedarPolicyView } from "./manage";
 export { SHIPPED_POLICIES } from "./shipped";
+export { POLICY_ERRORS, policyError } from "./errors";
+export type { PolicyErrorCode } from "./errors";
 export { simulate, SimulationInput, MAX_REPLAYED } from "./simulate";
 export type { Simulation, Flip } from "./simulate";

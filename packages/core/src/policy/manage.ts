@@ -1,4 +1,5 @@
-import { badRequest, conflict, notFound, ToolgateError } from "../error";
+import { isDeepStrictEqual } from "node:util";
+import { policyError } from "./errors";
 import type { Db } from "../dynamo/client";
 import { deleteCedarPolicyItem, putCedarPolicyItem } from "../dynamo/catalog";
 import { policyChanged } from "../events/index";
@@ -21,16 +22,15 @@ const viewOf = (policy: StoredPolicy, problems: PolicyProblem[]): PolicyView => 
 };
 
 const invalid = (problems: PolicyProblem[], cedar?: string) =>
-  badRequest("invalid_policy", `The policy is not valid: ${problems.map((problem) => problem.message).join("; ")}`, {
+  policyError("invalid_policy", `The policy is not valid: ${problems.map((problem) => problem.message).join("; ")}`, {
     problems,
     ...(cedar !== undefined ? { cedar } : {}),
   });
 
-const policyNotFound = (id: string) => notFound("policy_not_found", `There is no policy "${id}".`, { policyId: id });
+const policyNotFound = (id: string) => policyError("policy_not_found", `There is no policy "${id}".`, { policyId: id });
 
 const versionConflict = (id: string, expected: number, current: number | undefined) =>
-  new ToolgateError(
-    412,
+  policyError(
     "version_conflict",
     current === undefined
       ? `The policy "${id}" does not exist any more (you had version ${expected}).`
@@ -95,19 +95,36 @@ export function storedPolicy({ id, input, cedar, read, previous, now, shipped }:
   };
 }
 
-export type PutPolicy = { id: string; input: PolicyInput; ifMatch: number | undefined; now: string; shipped?: true };
+/** The same Cedar text, or the same one-line rule, as the policy stored. */
+const sameText = (stored: StoredPolicy, input: PolicyInput) => ("rule" in input ? isDeepStrictEqual(stored.rule, input.rule) : !stored.rule && stored.cedar === input.cedar);
+
+/**
+ * A policy saved again with its text unchanged (to switch its mode, or change its description) is not checked against
+ * the catalog again: one a catalog change made invalid keeps failing closed, and can still be made log-only.
+ */
+async function unchanged(stored: StoredPolicy): Promise<Checked> {
+  const read = await readPolicy(stored.cedar);
+  return read.ok ? { cedar: stored.cedar, read: read.read, problems: [] } : { cedar: stored.cedar, problems: read.problems };
+}
+
+const alreadyExists = (id: string, version: number) =>
+  policyError("version_conflict", `A policy "${id}" already exists (version ${version}); If-None-Match: * creates only a new one.`, { currentVersion: version });
+
+export type PutPolicy = { id: string; input: PolicyInput; ifMatch: number | undefined; createOnly?: boolean; now: string; shipped?: true };
 
 /** Creates or replaces a policy once it parses and validates against the catalog; If-Match (a version) refuses a stale change. */
 export async function putPolicy(db: Db, catalog: Catalog, events: EventPublisher, put: PutPolicy): Promise<{ created: boolean; policy: PolicyView }> {
   const snapshot = await catalog.snapshot();
-  const checked = await checkPolicy(snapshot.manager, put.id, put.input);
+  const existing = snapshot.policies.get(put.id);
+  const checked = existing && sameText(existing, put.input) ? await unchanged(existing) : await checkPolicy(snapshot.manager, put.id, put.input);
   if (!checked.read || checked.problems.length) throw invalid(checked.problems, checked.cedar || undefined);
   const { read, cedar } = checked;
   const stored = await catalog.change((_manager, current) => {
     const previous = current.policies.get(put.id);
+    if (put.createOnly && previous) throw alreadyExists(put.id, previous.version);
     if (put.ifMatch !== undefined && previous?.version !== put.ifMatch) throw versionConflict(put.id, put.ifMatch, previous?.version);
     if (!previous && current.policies.size >= MAX_POLICIES)
-      throw conflict("too_many_policies", `toolgate holds at most ${MAX_POLICIES} policies; delete one before adding another.`, { limit: MAX_POLICIES });
+      throw policyError("too_many_policies", `toolgate holds at most ${MAX_POLICIES} policies; delete one before adding another.`, { limit: MAX_POLICIES });
     const policy = storedPolicy({ ...put, cedar, read, previous });
     return { items: [putCedarPolicyItem(db, policy)], result: { policy, created: !previous } };
   });

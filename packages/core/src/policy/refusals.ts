@@ -1,15 +1,15 @@
-import { ToolgateError } from "../error";
+import { policyError } from "./errors";
 import type { CallFacts } from "./facts/index";
 import type { StoredPolicy } from "./schema";
 
 export const policyUnavailable = (tool: string, why: string) =>
-  new ToolgateError(503, "policy_unavailable", `The policies about "${tool}" cannot be evaluated right now (${why}), so the call was not run. Try again later.`, {
+  policyError("policy_unavailable", `The policies about "${tool}" cannot be evaluated right now (${why}), so the call was not run. Try again later.`, {
     toolName: tool,
     recoverable: false,
   });
 
 export const unreadableCommand = (tool: string, argument: string, problem: string) =>
-  new ToolgateError(400, "unreadable_command", `The command line in "${argument}" of "${tool}" cannot be checked against the policies. ${problem}`, {
+  policyError("unreadable_command", `The command line in "${argument}" of "${tool}" cannot be checked against the policies. ${problem}`, {
     toolName: tool,
     argument,
     recoverable: true,
@@ -24,7 +24,7 @@ export function policyDenied(tool: string, deciding: readonly StoredPolicy[], fa
   const outside = root === null ? undefined : facts?.paths.find((path) => path.outsideWorkspace);
   const where = outside ? ` The path "${outside.path}" is outside the workspace root "${root}": use a path inside it.` : "";
   const named = ids.length > 1 ? `the policies ${ids.map((id) => `"${id}"`).join(", ")}` : `the policy "${ids[0]}"`;
-  return new ToolgateError(403, "policy_denied", `The call to "${tool}" was refused by ${named}: ${reasons.join(" ")}${where}`, {
+  return policyError("policy_denied", `The call to "${tool}" was refused by ${named}: ${reasons.join(" ")}${where}`, {
     toolName: tool,
     policies: ids,
     recoverable: deciding.length > 0 && deciding.every((policy) => policy.recoverable),

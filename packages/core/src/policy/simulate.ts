@@ -1,7 +1,8 @@
 import * as z from "zod";
 import type { Agent } from "../agent/schema";
 import type { CallRecord } from "../call/schema";
-import { badRequest, ToolgateError } from "../error";
+import { ToolgateError } from "../error";
+import { policyError } from "./errors";
 import type { Db } from "../dynamo/client";
 import { getAgent } from "../dynamo/agents";
 import { recentCalls } from "../dynamo/recent-calls";
@@ -40,12 +41,12 @@ export type Simulation = {
 async function draftPolicies(snapshot: CatalogSnapshot, input: SimulationInput, now: string): Promise<Map<string, StoredPolicy>> {
   const policies = new Map(snapshot.policies);
   for (const id of input.delete ?? []) {
-    if (!policies.delete(id)) throw badRequest("policy_not_found", `The draft deletes "${id}", which is not a policy.`, { policyId: id });
+    if (!policies.delete(id)) throw policyError("invalid_simulation", `The draft deletes "${id}", which is not a policy.`, { policyId: id });
   }
   for (const { id, ...draft } of input.put ?? []) {
     const checked = await checkPolicy(snapshot.manager, id, draft);
     if (!checked.read || checked.problems.length)
-      throw badRequest("invalid_policy", `The draft policy "${id}" is not valid: ${checked.problems.map((problem) => problem.message).join("; ")}`, {
+      throw policyError("invalid_policy", `The draft policy "${id}" is not valid: ${checked.problems.map((problem) => problem.message).join("; ")}`, {
         policyId: id,
         problems: checked.problems,
       });

@@ -35,6 +35,7 @@ const NAMED_PAGES: Record<string, ConsolePage> = {
   "/console/": { kind: "roles" },
   "/console/groups": { kind: "groups" },
   "/console/tools": { kind: "tools" },
+  "/console/policies": { kind: "policies" },
   "/console/modules": { kind: "modules" },
   "/console/agents": { kind: "agents" },
   "/console/approvals": { kind: "approvals" },

@@ -1,10 +1,11 @@
 import type { Child } from "hono/jsx";
 
-type Kind = "tools" | "tool" | "modules" | "agents" | "agent" | "approvals";
+type Kind = "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "approvals";
 
 export const OPERATOR_TITLES: Record<Kind, string> = {
   tools: "Tools and policies",
   tool: "Tool",
+  policies: "Policies",
   modules: "Modules",
   agents: "Agents",
   agent: "Agent",
@@ -33,6 +34,156 @@ const DataTable = ({ id, caption, columns, hidden }: { id: string; caption: stri
       <tbody id={`${id}-rows`}></tbody>
     </table>
   </div>
+);
+
+/** A choice among radio buttons, one per value: `[value, label]`. */
+const Choices = ({ name, choices }: { name: string; choices: Array<[string, string]> }) => (
+  <>
+    {choices.map(([value, label]) => (
+      <div class="choice">
+        <input type="radio" id={`${name}-${value}`} name={name} value={value} />
+        <label for={`${name}-${value}`}>{label}</label>
+      </div>
+    ))}
+  </>
+);
+
+/** The editor of one policy: where it applies, its mode, and a one-line rule or Cedar text, checked as it is typed. */
+const PolicyForm = () => (
+  <form id="policy-form" class="panel create-form" novalidate aria-labelledby="policy-form-title" hidden>
+    <h2 id="policy-form-title" tabindex={-1}>
+      New policy
+    </h2>
+    <p id="policy-form-version" class="hint"></p>
+    <div class="field">
+      <label for="policy-id">Policy id</label>
+      <input id="policy-id" name="id" type="text" maxlength={64} autocomplete="off" spellcheck={false} aria-describedby="policy-id-hint" required />
+      <p id="policy-id-hint" class="hint">
+        1 to 64 letters, digits, "_", "." or "-". It cannot be changed once saved.
+      </p>
+    </div>
+    <div class="field-row">
+      <div class="field">
+        <label for="policy-scope-kind">Applies to</label>
+        <select id="policy-scope-kind" name="scopeKind">
+          <option value="system">Every agent (system)</option>
+          <option value="department">The agents of a department</option>
+          <option value="role">The agents of a role</option>
+          <option value="agent">One agent</option>
+        </select>
+      </div>
+      <div class="field" id="policy-scope-name-field" hidden>
+        <label for="policy-scope-name" id="policy-scope-name-label">
+          Department
+        </label>
+        <input id="policy-scope-name" name="scopeName" type="text" maxlength={190} autocomplete="off" list="policy-scope-options" />
+        <datalist id="policy-scope-options"></datalist>
+      </div>
+    </div>
+    <fieldset>
+      <legend>Mode</legend>
+      <Choices
+        name="policy-mode"
+        choices={[
+          ["enforce", "Enforce: the policy decides the calls it matches"],
+          ["log_only", "Log only: calls record what it would have decided"],
+        ]}
+      />
+    </fieldset>
+    <div class="field">
+      <label for="policy-description">Description (optional)</label>
+      <textarea id="policy-description" name="description" rows={2} maxlength={1000}></textarea>
+    </div>
+    <fieldset>
+      <legend>Written as</legend>
+      <Choices
+        name="policy-written"
+        choices={[
+          ["rule", "A one-line rule"],
+          ["cedar", "Cedar"],
+        ]}
+      />
+    </fieldset>
+    <fieldset id="policy-rule-fields">
+      <legend>Rule</legend>
+      <p class="hint">
+        The glob is matched against each simple command of a command line, each path (resolved against the workspace root), or the argument you
+        name; "*" matches any text.
+      </p>
+      <div class="field-row">
+        <div class="field">
+          <label for="policy-tool">Tool</label>
+          <input id="policy-tool" name="tool" type="text" maxlength={64} autocomplete="off" spellcheck={false} list="policy-tool-options" />
+          <datalist id="policy-tool-options"></datalist>
+        </div>
+        <div class="field">
+          <label for="policy-argument">Argument (optional)</label>
+          <input id="policy-argument" name="argument" type="text" maxlength={128} autocomplete="off" spellcheck={false} />
+        </div>
+      </div>
+      <div class="field">
+        <label for="policy-match">Match (glob)</label>
+        <input id="policy-match" name="match" type="text" maxlength={4096} autocomplete="off" spellcheck={false} />
+      </div>
+      <div class="field-row">
+        <div class="field">
+          <label for="policy-effect">Effect</label>
+          <select id="policy-effect" name="effect">
+            <option value="deny">Deny: refuse the call</option>
+            <option value="ask">Ask: an operator approves the call</option>
+            <option value="allow">Allow</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="policy-reason">Reason (optional)</label>
+          <input id="policy-reason" name="reason" type="text" maxlength={1000} autocomplete="off" />
+        </div>
+      </div>
+      <div class="choice">
+        <input type="checkbox" id="policy-recoverable" name="recoverable" />
+        <label for="policy-recoverable">Recoverable: the agent can succeed by changing what it sends (the reason says how)</label>
+      </div>
+    </fieldset>
+    <div class="field" id="policy-cedar-field" hidden>
+      <label for="policy-cedar">Cedar policy</label>
+      <textarea id="policy-cedar" name="cedar" rows={10} spellcheck={false} class="code-input" aria-describedby="policy-check"></textarea>
+    </div>
+    <div id="policy-check" aria-live="polite"></div>
+    <details id="policy-compiled" hidden>
+      <summary>The Cedar this rule stands for</summary>
+      <pre id="policy-compiled-text" class="json"></pre>
+    </details>
+    <section id="policy-simulation" class="panel-inset" aria-labelledby="policy-simulation-title" hidden>
+      <h3 id="policy-simulation-title">What the draft would change</h3>
+      <div id="policy-simulation-result" role="status"></div>
+    </section>
+    <div class="save-bar">
+      <p id="policy-save-status" class="message message-ok" role="status"></p>
+      <div id="policy-save-problem" class="message message-error" role="alert" hidden>
+        <p id="policy-save-error"></p>
+        <button type="button" id="policy-reload" hidden>
+          Reload
+        </button>
+      </div>
+      <div class="actions">
+        <button type="submit" id="policy-save" class="button-primary">
+          Save policy
+        </button>
+        <button type="button" id="policy-check-now">
+          Check
+        </button>
+        <button type="button" id="policy-simulate">
+          Simulate
+        </button>
+        <button type="button" id="policy-delete" class="button-danger" hidden>
+          Delete policy
+        </button>
+        <button type="button" id="policy-cancel">
+          Close
+        </button>
+      </div>
+    </div>
+  </form>
 );
 
 const TokenPanel = () => <section id="token-panel" class="panel token-panel" aria-labelledby="token-title" hidden></section>;
@@ -248,6 +399,43 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         </form>
       </article>
     </>
+  ),
+  policies: () => (
+    <section aria-labelledby="policies-title">
+      <h1 id="policies-title">Policies</h1>
+      <p class="lead">
+        Cedar policies decide a call by its arguments, in layers: the system's apply to every agent, a department's, a role's or an agent's to
+        theirs. Of the policies a call matches, a deny wins over an ask and an ask over an allow. A log-only policy decides nothing: calls record
+        what it would have decided.
+      </p>
+      <div class="toolbar">
+        <button type="button" id="new-policy" class="button-primary">
+          New policy
+        </button>
+        <p id="policy-revision" class="hint"></p>
+      </div>
+      <p id="load-status" class="message" role="status"></p>
+      <p id="policy-list-status" class="message" role="status"></p>
+      <PolicyForm />
+      <div id="policy-layers"></div>
+      <dialog id="delete-policy" aria-labelledby="delete-policy-title" aria-describedby="delete-policy-text">
+        <h2 id="delete-policy-title">Delete this policy?</h2>
+        <p id="delete-policy-text">
+          The policy <strong id="delete-policy-name"></strong> is removed for good; a policy shipped with toolgate is not written again. Below:
+          how the newest recorded calls would be decided without it.
+        </p>
+        <div id="delete-policy-simulation" role="status"></div>
+        <p id="delete-policy-error" class="message message-error" role="alert"></p>
+        <div class="actions">
+          <button type="button" id="delete-policy-confirm" class="button-danger">
+            Delete policy
+          </button>
+          <button type="button" id="delete-policy-cancel">
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </section>
   ),
   modules: () => (
     <section aria-labelledby="modules-title">

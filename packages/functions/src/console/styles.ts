@@ -180,6 +180,27 @@ h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .group-card-warn { border-color: #fecdca; }
 #agent, #tool { margin-bottom: 1rem; }
 
+.policy-layer h2 { margin-bottom: 0.15rem; }
+.policy-layer .hint { margin: 0 0 0.5rem; }
+.policy-list { list-style: none; margin: 0; padding: 0; background: var(--paper); border: 1px solid var(--line); border-radius: 10px; }
+.policy-list > li { padding: 0.85rem 1.1rem; border-top: 1px solid var(--line); min-width: 0; }
+.policy-list > li:first-child { border-top: none; }
+.policy-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.25rem 0.6rem; }
+.policy-head h3 { margin: 0; font-size: 1.05rem; }
+.policy-list p { margin: 0.35rem 0 0; overflow-wrap: anywhere; }
+.policy-list .message { margin: 0.5rem 0 0; }
+.policy-list .actions { margin-top: 0.6rem; }
+.policy-reason { color: var(--muted); }
+#policy-form { margin: 1rem 0 1.5rem; }
+.field textarea.code-input { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.9rem; }
+.problem-list { margin: 0.25rem 0 0; padding-left: 1.25rem; }
+.link-button { min-height: 0; padding: 0; border: none; background: none; color: inherit; font-weight: 600; text-decoration: underline; }
+.link-button:hover { background: none; }
+.by-policy { margin: 0.25rem 0 0.75rem; padding-left: 1.25rem; }
+.flip-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5rem; }
+.flip-list > li { border: 1px solid var(--line); border-radius: 8px; background: var(--paper); padding: 0.5rem 0.75rem; min-width: 0; }
+.flip-list p { margin: 0.15rem 0; overflow-wrap: anywhere; }
+
 @media (max-width: 40rem) {
   main { padding: 1rem 0.75rem 3rem; }
   #role, .panel { padding: 1rem; }
@@ -195,5 +216,6 @@ h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
   .table-wrap th, .table-wrap td { display: block; border: none; padding: 0; }
   .table-wrap tbody th { flex: 1 0 100%; }
   .policy-cell { min-width: 0; flex: 1 0 100%; }
+  .policy-list .actions button { width: auto; }
 }
 `;

@@ -29,3 +29,20 @@ type RoutesOf<F extends ApiFunctionName> = { [R in keyof (typeof API)[F]]: (type
 
 /** Every route of one function, documented: a route declared in routes.ts without an entry here fails the OpenAPI test. */
 export type RouteDocs<F extends ApiFunctionName> = { [R in RoutesOf<F> & string]?: RouteDoc };
+
+/** A route's own refusals by status, taken from its area's catalog of error codes (code → status). */
+export function errorsFrom<C extends Record<string, ErrorStatus>>(catalog: C, ...codes: ReadonlyArray<keyof C & string>): NonNullable<RouteDoc["errors"]> {
+  const byStatus: Partial<Record<ErrorStatus, string[]>> = {};
+  for (const code of codes) {
+    const status: ErrorStatus = catalog[code]!;
+    (byStatus[status] ??= []).push(code);
+  }
+  return byStatus;
+}
+
+/** Several error lists as one (the codes of each status together). */
+export function mergeErrors(...lists: ReadonlyArray<NonNullable<RouteDoc["errors"]>>): NonNullable<RouteDoc["errors"]> {
+  const merged: Partial<Record<ErrorStatus, string[]>> = {};
+  for (const list of lists) for (const [status, codes] of Object.entries(list) as Array<[`${ErrorStatus}`, readonly string[]]>) (merged[Number(status) as ErrorStatus] ??= []).push(...codes);
+  return merged;
+}

@@ -1,5 +1,7 @@
 import { QueuedCall } from "@toolgate/core/call";
 import * as A from "./answers";
+import { POLICY_ERRORS } from "@toolgate/core/policy";
+import { errorsFrom, mergeErrors } from "./describe";
 import type { RouteDocs } from "./describe";
 
 const AGENT_REFUSALS = { 404: ["agent_not_found"] } as const;
@@ -16,7 +18,7 @@ const GUARD_REFUSALS = {
 
 export const executionDocs = {
   "GET /agents": { summary: "Agents, newest first, by role and status", answers: { 200: A.page("agents", A.PublicAgent) }, errors: { 400: ["invalid_cursor"] } },
-  "POST /agents": { summary: "Create an agent bound to a role; its token is shown once", answers: { 201: A.AgentWithToken }, errors: { 400: ["role_not_found"] } },
+  "POST /agents": { summary: "Create an agent bound to a role; its token is shown once", answers: { 201: A.AgentWithToken }, errors: { 400: ["role_not_found", "workspace_root_outside_role"] } },
   "GET /agents/:id": { summary: "One agent", answers: { 200: A.PublicAgent }, errors: AGENT_REFUSALS },
   "DELETE /agents/:id": {
     summary: "Terminate an agent; its token stops working and the calls it left waiting are cancelled",
@@ -30,7 +32,7 @@ export const executionDocs = {
   "POST /agents/:id/calls": {
     summary: "A tool call through the guard: it runs, waits for an approval (202) or is refused, and is recorded",
     answers: { 200: A.CallAnswer, 202: A.CallAnswer },
-    errors: GUARD_REFUSALS,
+    errors: mergeErrors(GUARD_REFUSALS, errorsFrom(POLICY_ERRORS, "policy_denied", "unreadable_command", "policy_unavailable")),
   },
   "GET /agents/:id/calls": { summary: "The agent's calls, newest first, by status and tool", answers: { 200: A.CallPage }, errors: { ...AGENT_REFUSALS, 400: ["invalid_cursor"] } },
   "GET /agents/:id/calls/:callId": { summary: "One call record", answers: { 200: A.CallRecord }, errors: { 404: ["agent_not_found", "call_not_found"] } },

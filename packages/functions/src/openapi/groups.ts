@@ -1,4 +1,6 @@
 import * as A from "./answers";
+import { POLICY_ERRORS } from "@toolgate/core/policy";
+import { errorsFrom } from "./describe";
 import type { RouteDocs } from "./describe";
 
 export const groupsDocs = {
@@ -31,17 +33,17 @@ export const groupsDocs = {
   "POST /policies/simulate": {
     summary: "Replay recent calls against a draft (policies put or deleted) and answer the calls whose effect would change",
     answers: { 200: A.Simulation },
-    errors: { 400: ["invalid_policy", "policy_not_found"] },
+    errors: errorsFrom(POLICY_ERRORS, "invalid_simulation", "invalid_policy"),
   },
-  "GET /policies/:id": { summary: "One policy, with an ETag of its version", answers: { 200: A.CedarPolicy }, errors: { 400: ["invalid_policy_id"], 404: ["policy_not_found"] } },
+  "GET /policies/:id": { summary: "One policy, with an ETag of its version", answers: { 200: A.CedarPolicy }, errors: errorsFrom(POLICY_ERRORS, "invalid_policy_id", "policy_not_found") },
   "PUT /policies/:id": {
-    summary: "Create or replace a policy (If-Match: <version> refuses a stale change)",
+    summary: "Create or replace a policy (If-Match: <version> refuses a stale change; If-None-Match: * creates only)",
     answers: { 200: A.CedarPolicy, 201: A.CedarPolicy },
-    errors: { 400: ["invalid_policy", "invalid_policy_id", "invalid_if_match"], 409: ["too_many_policies"], 412: ["version_conflict"] },
+    errors: errorsFrom(POLICY_ERRORS, "invalid_policy", "invalid_policy_id", "invalid_if_match", "too_many_policies", "version_conflict"),
   },
   "DELETE /policies/:id": {
     summary: "Delete a policy (If-Match: <version> refuses a stale change)",
     answers: { 204: null },
-    errors: { 400: ["invalid_policy_id", "invalid_if_match"], 404: ["policy_not_found"], 412: ["version_conflict"] },
+    errors: errorsFrom(POLICY_ERRORS, "invalid_policy_id", "invalid_if_match", "policy_not_found", "version_conflict"),
   },
 } satisfies RouteDocs<"groups">;

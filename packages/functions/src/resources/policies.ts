@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import * as z from "zod";
 import * as Policy from "@toolgate/core/policy";
 import { parseIfMatch } from "@toolgate/core/role";
-import { badRequest } from "@toolgate/core/error";
 import { API } from "../routes";
 import type { Env } from "../http/app";
 import { requireAdmin } from "../http/auth";
@@ -15,7 +14,7 @@ const etag = (policy: { version: number }) => ({ ETag: `"${policy.version}"` });
 
 function policyId(id: string) {
   const parsed = Policy.PolicyId.safeParse(id);
-  if (!parsed.success) throw badRequest("invalid_policy_id", `A policy id is 1-64 letters, digits, '_', '.' or '-'; got ${JSON.stringify(id)}.`);
+  if (!parsed.success) throw Policy.policyError("invalid_policy_id", `A policy id is 1-64 letters, digits, '_', '.' or '-'; got ${JSON.stringify(id)}.`);
   return parsed.data;
 }
 
@@ -40,7 +39,13 @@ export const policies = new Hono<Env>()
   })
   .on(method(R.put), path(R.put), requireAdmin, json(Policy.PolicyInput, "invalid_policy", "The policy"), async (c) => {
     const toolgate = c.get("toolgate");
-    const put = { id: policyId(c.req.param("id")), input: c.req.valid("json"), ifMatch: parseIfMatch(c.req.header("if-match"), "policy"), now: toolgate.now() };
+    const put = {
+      id: policyId(c.req.param("id")),
+      input: c.req.valid("json"),
+      ifMatch: parseIfMatch(c.req.header("if-match"), "policy"),
+      createOnly: c.req.header("if-none-match")?.trim() === "*",
+      now: toolgate.now(),
+    };
     const { created, policy } = await Policy.putPolicy(toolgate.db, toolgate.catalog, toolgate.events, put);
     return c.json(policy, created ? 201 : 200, etag(policy));
   })

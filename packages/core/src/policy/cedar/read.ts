@@ -9,13 +9,16 @@ export type PolicyProblem = { message: string; help?: string; start?: number; en
 export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; readsArguments: boolean };
 
 export function problemsOf(text: string, errors: readonly DetailedError[]): PolicyProblem[] {
+  const bytes = Buffer.from(text, "utf8");
+  /** Cedar's offsets count UTF-8 bytes; an operator's editor (and a JS string) counts characters. */
+  const characterAt = (byteOffset: number) => bytes.subarray(0, byteOffset).toString("utf8").length;
   return errors.map((error) => {
     const at = error.sourceLocations?.[0];
-    const position = at ? positionOf(text, at.start) : {};
+    const start = at === undefined ? undefined : characterAt(at.start);
     return {
       message: error.message.replace(/^for policy `[^`]*`, /, ""),
       ...(error.help ? { help: error.help } : {}),
-      ...(at ? { start: at.start, end: at.end, ...position } : {}),
+      ...(at !== undefined && start !== undefined ? { start, end: characterAt(at.end), ...positionOf(text, start) } : {}),
     };
   });
 }

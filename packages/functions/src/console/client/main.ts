@@ -7,12 +7,13 @@ import { loadAgents, wireAgentsPage } from "./agents";
 import { loadApprovals, refreshCount, wireApprovalsPage } from "./approvals";
 import { loadGroups } from "./groups";
 import { loadModules } from "./modules";
+import { loadPolicies, wirePoliciesPage } from "./policies";
 import { loadRole, wireRolePage } from "./role";
 import { loadRoles, wireRolesPage } from "./roles";
 import { keepToken, endSession, storedToken, takeNotice } from "./session";
 import { loadTool, loadTools, wireToolPage, wireToolsPage } from "./tools";
 
-type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "modules" | "agents" | "agent" | "approvals";
+type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "approvals";
 
 const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> }> = {
   roles: { wire: wireRolesPage, load: loadRoles },
@@ -20,6 +21,7 @@ const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> 
   groups: { load: loadGroups },
   tools: { wire: wireToolsPage, load: loadTools },
   tool: { wire: wireToolPage, load: loadTool },
+  policies: { wire: wirePoliciesPage, load: loadPolicies },
   modules: { load: loadModules },
   agents: { wire: wireAgentsPage, load: loadAgents },
   agent: { wire: wireAgentPage, load: loadAgent },

@@ -6,7 +6,8 @@ import type { GroupSummary as CatalogGroup } from "@toolgate/core/group";
 import type { ModuleState as StoredModuleState } from "@toolgate/core/module";
 import type { CedarPolicyView, PolicyInput as StoredPolicyInput, Simulation as PolicySimulation, PolicyView as AdminPolicyView } from "@toolgate/core/policy";
 import type { RoleTokens, RoleView, ToolLoading as RoleToolLoading } from "@toolgate/core/role";
-import type { ToolDefinition, ToolPolicy as StoredToolPolicy, ToolSummary as CatalogTool } from "@toolgate/core/tool";
+import type { ToolDefinition, ToolSummary as CatalogTool } from "@toolgate/core/tool";
+import type { ToolPolicy as StoredToolPolicy } from "@toolgate/core/policy";
 
 export type ToolLoading = RoleToolLoading;
 export type Role = RoleView & Partial<RoleTokens>;
