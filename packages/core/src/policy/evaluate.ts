@@ -5,7 +5,6 @@ import { cedarInput, wellFormed } from "./cedar/values";
 import { cedar } from "./cedar/wasm";
 import { questioner } from "./cedar/question";
 import type { Principal, Verdict } from "./cedar/question";
-import { callFacts } from "./facts/index";
 import type { CallFacts } from "./facts/index";
 import { policyUnavailable, unreadableCommand } from "./refusals";
 import type { StoredPolicy } from "./schema";
@@ -27,6 +26,8 @@ export type CallToDecide = {
 };
 
 export type Decided = { decision: PolicyDecision; facts: CallFacts | undefined };
+
+let factsModule: Promise<typeof import("./facts/index")> | undefined;
 
 const RANK: Record<Verdict["effect"], number> = { allow: 0, none: 1, ask: 2, deny: 3 };
 
@@ -72,6 +73,8 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
   const none: PolicyDecision = { effect: "none", policies: [], revision: call.revision };
   if (!enforce.length && !logOnly.length) return { decision: none, facts: undefined };
   const tool = call.definition.function.name;
+  // The facts (and the shell parser they use) load with the first call a policy is about, not at a function's start.
+  const { callFacts } = await (factsModule ??= import("./facts/index"));
   const facts = callFacts(call.definition, call.args, call.root);
   if ("problem" in facts) throw unreadableCommand(tool, facts.argument, facts.problem);
   const questions = contexts(call, facts);

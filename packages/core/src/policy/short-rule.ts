@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../tool/schema";
-import { commandArguments, pathArguments } from "./facts/index";
+import { commandArguments, pathArguments } from "./facts/arguments";
 import type { ShortRule } from "./schema";
 
 /** A Cedar string literal (the same escapes serve a `like` pattern, whose `*` stays a wildcard). */

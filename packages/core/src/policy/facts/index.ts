@@ -2,6 +2,9 @@ import type { ToolDefinition } from "../../tool/schema";
 import { splitCommandLine } from "./command";
 import { resolvePath } from "./path";
 import { sizeFacts } from "./size";
+import { namesOf } from "./arguments";
+
+export { commandArguments, pathArguments } from "./arguments";
 
 /** What argument policies see of one call, derived from its already validated arguments. */
 export type CallFacts = {
@@ -11,36 +14,6 @@ export type CallFacts = {
   inputBytes: number;
   largestStringBytes: number;
 };
-
-type ArgumentNames = { paths: string[]; commands: string[] };
-
-const argumentNames = new WeakMap<ToolDefinition, ArgumentNames>();
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-const namesPaths = (schema: unknown) =>
-  isRecord(schema) && (schema.format === "path" || (isRecord(schema.items) && schema.items.format === "path"));
-
-function namesOf(definition: ToolDefinition): ArgumentNames {
-  let names = argumentNames.get(definition);
-  if (!names) {
-    const properties = definition.function.parameters.properties;
-    const formatted = isRecord(properties) ? Object.keys(properties).filter((name) => namesPaths(properties[name])) : [];
-    const policy = definition["x-toolgate"];
-    names = {
-      paths: [...new Set([...(policy?.pathArguments ?? []), ...formatted])],
-      commands: policy?.commandArguments ?? [],
-    };
-    argumentNames.set(definition, names);
-  }
-  return names;
-}
-
-/** The top-level arguments that name a path or a list of paths: declared in `x-toolgate`, then by `"format": "path"`. */
-export const pathArguments = (definition: ToolDefinition): string[] => [...namesOf(definition).paths];
-
-export const commandArguments = (definition: ToolDefinition): string[] => [...namesOf(definition).commands];
 
 const argument = (args: Record<string, unknown>, name: string) => (Object.hasOwn(args, name) ? args[name] : undefined);
 
