@@ -76,7 +76,11 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
   // The facts (and the shell parser they use) load with the first call a policy is about, not at a function's start.
   const { callFacts } = await (factsModule ??= import("./facts/index"));
   const facts = callFacts(call.definition, call.args, call.root);
-  if ("problem" in facts) throw unreadableCommand(tool, facts.argument, facts.problem);
+  if ("problem" in facts) {
+    // Only log-only policies apply: they never change a decision, so the call goes on, recorded as what they would have done.
+    if (!enforce.length) return { decision: { ...none, logOnly: { effect: "deny", policies: logOnly.map((policy) => policy.id) } }, facts: undefined };
+    throw unreadableCommand(tool, facts.argument, facts.problem);
+  }
   const questions = contexts(call, facts);
   try {
     const enforced = await verdict(call, enforce, questions);

@@ -33,7 +33,7 @@ const versionConflict = (id: string, expected: number, current: number | undefin
   policyError(
     "version_conflict",
     current === undefined
-      ? `The policy "${id}" does not exist any more (you had version ${expected}).`
+      ? `There is no policy "${id}" at version ${expected} (If-Match): it does not exist.`
       : `The policy "${id}" was changed by someone else (you had version ${expected}, it is now at version ${current}). Reload it and apply your change again.`,
     { ...(current !== undefined ? { currentVersion: current } : {}) },
   );

@@ -4,7 +4,19 @@ const WORKSPACE_TOOLS = ["read_file", "write_file", "list_files", "run_command"]
 const ALLOWED_COMMANDS = ["ls", "cat", "grep", "find", "git", "npm", "yarn", "node", "python", "pip"];
 const TEN_MIB = 10 * 1024 * 1024;
 
-const anyOf = (conditions: string[]) => conditions.join(" ||\n  ");
+/**
+ * Conditions joined by ||, as a balanced tree: Cedar evaluates `a || b || c ...` recursively along the chain, and a
+ * chain of about a hundred overflows its stack (the policy then fails closed on every call it covers).
+ */
+function anyOf(conditions: readonly string[]): string {
+  if (conditions.length <= 4) return conditions.join(" || ");
+  const half = Math.ceil(conditions.length / 2);
+  return `(${anyOf(conditions.slice(0, half))}) ||\n  (${anyOf(conditions.slice(half))})`;
+}
+
+/** rm with a recursive flag, however spelled, at the start of a simple command, by name or by path (/bin/rm), or after sudo and the like. */
+const RECURSIVE = ["-rf", "-fr", "-Rf", "-fR", "-rF", "-Fr", "-r", "-R", "-r -f", "-f -r", "-R -f", "-f -R", "--recursive", "--recursive --force", "--force --recursive", "-rf --no-preserve-root", "--no-preserve-root -rf"];
+const WIPES = RECURSIVE.flatMap((flags) => [`*rm ${flags} /*`, `*rm ${flags} ~*`]);
 
 /** The policies toolgate ships in the system layer: listed and editable like any other, written once (a deleted one stays deleted). */
 export const SHIPPED_POLICIES: ReadonlyArray<{ id: string; input: PolicyInput }> = [
@@ -25,19 +37,17 @@ when { context.outsideWorkspace };`,
     input: {
       scope: "system",
       mode: "enforce",
-      description: "run_command never runs a command that wipes the file system, formats a disk, writes a raw device or forks without end.",
-      cedar: `@reason("Commands that delete from the root of the file system, format a disk, copy raw devices or fork without end are never run")
+      description:
+        "run_command never runs rm with a recursive flag on an absolute or home path (by name, by path or after sudo; flags in the usual spellings and orders before the path), mkfs, dd if=, or a fork bomb. Patterns cannot catch every spelling: the command allowlist is the stronger guard.",
+      cedar: `@reason("Commands that delete recursively from the root of the file system or a home directory, format a disk, copy raw devices or fork without end are never run")
 forbid (principal, action == Action::"run_command", resource)
 when {
   ${anyOf([
-    'context.command like "rm -rf /*"',
-    'context.command like "* rm -rf /*"',
-    'context.command like "rm -fr /*"',
-    'context.command like "* rm -fr /*"',
-    'context.command like "mkfs*"',
-    'context.command like "* mkfs*"',
+    ...WIPES.map((pattern) => `context.command like "${pattern}"`),
+    'context.command like "*mkfs*"',
     'context.command like "dd if=*"',
     'context.command like "* dd if=*"',
+    'context.command like "*/dd if=*"',
     'context.input.command like "*:(){*}*"',
   ])}
 };`,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AuthorizationAnswer, Context, EntityJson } from "@cedar-policy/cedar-wasm/nodejs";
 import type { PolicyEffect, StoredPolicy } from "../schema";
 import { wellFormed } from "./values";
@@ -15,9 +16,18 @@ const MAX_PREPARSED = 512;
 const preparsed = new Map<string, string>();
 let nextSetId = 0;
 
-/** The id of a preparsed Cedar set holding exactly these policies (ids and versions say which), parsed once. */
+const fingerprints = new WeakMap<StoredPolicy, string>();
+
+/** A policy's id and text, hashed once: a policy deleted and made again, or a simulated draft, has its own. */
+function fingerprintOf(policy: StoredPolicy): string {
+  let fingerprint = fingerprints.get(policy);
+  if (!fingerprint) fingerprints.set(policy, (fingerprint = createHash("sha256").update(policy.id).update("\u0000").update(policy.cedar).digest("base64url")));
+  return fingerprint;
+}
+
+/** The id of a preparsed Cedar set holding exactly these policies (their ids and texts say which), parsed once. */
 function preparsedSet(wasm: CedarWasm, policies: readonly StoredPolicy[]): string {
-  const key = policies.map((policy) => `${policy.id}@${policy.version}`).sort().join(",");
+  const key = policies.map(fingerprintOf).sort().join(",");
   const known = preparsed.get(key);
   if (known) return known;
   if (preparsed.size >= MAX_PREPARSED) {

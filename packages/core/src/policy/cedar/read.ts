@@ -40,6 +40,22 @@ function targetsOf(action: PolicyJson["action"]): PolicyTargets {
   };
 }
 
+/**
+ * How deep a policy's conditions may nest. Cedar evaluates an expression recursively on the process's stack: a chain
+ * of about a hundred `||` overflowed it in a test worker (and 500 corrupted the engine's memory), so deeper ones are
+ * refused when saved, never found failing on a call.
+ */
+export const MAX_EXPRESSION_DEPTH = 40;
+
+/** The nesting of an expression in Cedar's JSON form: one level per operator, call, attribute access or value (`{ op: operands }`). */
+function depthOf(expr: unknown): number {
+  if (Array.isArray(expr)) return expr.reduce((deepest: number, item) => Math.max(deepest, depthOf(item)), 0);
+  if (expr === null || typeof expr !== "object") return 0;
+  const keys = Object.keys(expr);
+  const deepest = Object.values(expr).reduce((max: number, value) => Math.max(max, depthOf(value)), 0);
+  return deepest + (keys.length === 1 && keys[0] !== "arg" ? 1 : 0);
+}
+
 /** Whether an expression reads `context` anywhere (the JSON form nests plain objects and arrays). */
 function readsContext(expr: unknown): boolean {
   if (Array.isArray(expr)) return expr.some(readsContext);
@@ -58,6 +74,16 @@ export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPo
   const parsed = wasm.policyToJson(text);
   if (parsed.type === "failure") return { ok: false, problems: problemsOf(text, parsed.errors) };
   const { json } = parsed;
+  const depth = Math.max(0, ...json.conditions.map((clause) => depthOf(clause.body)));
+  if (depth > MAX_EXPRESSION_DEPTH)
+    return {
+      ok: false,
+      problems: [
+        {
+          message: `The policy's conditions nest ${depth} levels deep, and toolgate evaluates at most ${MAX_EXPRESSION_DEPTH}: a long chain of || or && nests one level per term, so group it in parentheses, e.g. (a || b || c) || (d || e || f).`,
+        },
+      ],
+    };
   const annotations = json.annotations ?? {};
   const declared = annotations.effect;
   if (declared !== undefined && (json.effect !== "permit" || declared !== "ask"))
