@@ -54,11 +54,13 @@ export async function benchPolicyDecisions(out: (name: string, value: string | n
   }
   const index = new PolicyIndex(stored);
   const principal = { ...caller, level: null };
+  // As in the guard, a tool's definition is one object per catalog snapshot (what is derived from it is cached on it).
+  const definitions = new Map(tools.map((tool) => [tool, definition(tool)]));
   const call = (i: number) => {
     const tool = tools[i % tools.length]!;
     return decideCall({
       principal,
-      definition: definition(tool),
+      definition: definitions.get(tool)!,
       group: "bench_http",
       args: { i, text: `call ${i}` },
       root: null,

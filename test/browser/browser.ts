@@ -74,3 +74,14 @@ export async function tearDown(browser: Browser | undefined, stack: LocalProcess
   }
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }
+
+/** Signs in to the console at `path` with the admin token, as an operator does, and waits until signed in. */
+export async function signIn(page: Page, stack: Pick<LocalProcess, "url" | "adminToken">, path = "/console") {
+  await page.goto(`${stack.url}${path}`);
+  await page.getByLabel("Admin token").fill(stack.adminToken);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+}
+
+/** Resolves once the page's first load has finished: #page is aria-busy until then. */
+export const loaded = (page: Page) => page.locator("#page:not([aria-busy])").waitFor({ state: "attached" });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { publishModuleEvent } from "../support/events";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, tearDown, withPage } from "./browser";
+import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs } from "./browser";
 
 const tool = (name: string, description: string) => ({
   type: "function",
@@ -35,12 +35,7 @@ describe("role console in Chromium", () => {
   const listGroups = async () => (await api<{ groups: GroupSummary[] }>("GET", "/groups")).body.groups;
 
   const open = (page: Page, path: string) => page.goto(`${stack.url}${path}`);
-  async function signIn(page: Page, path = "/console") {
-    await open(page, path);
-    await page.getByLabel("Admin token").fill(stack.adminToken);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
-  }
+  const signIn = (page: Page, path?: string) => signInAs(page, stack, path);
   async function openRole(page: Page, role: Role) {
     await signIn(page, `/console/roles/${role.id}`);
     await page.getByRole("heading", { level: 1, name: role.name }).waitFor();

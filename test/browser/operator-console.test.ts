@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { publishModuleEvent } from "../support/events";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, tearDown, withPage } from "./browser";
+import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
 
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}, policy?: Record<string, unknown>) => ({
   type: "function",
@@ -40,13 +40,7 @@ describe("operator console in Chromium", () => {
   const callAs = (agent: { agent: Agent; token: string }, toolName: string, args: Record<string, unknown>) =>
     http("POST", `/agents/${agent.agent.id}/calls`, { tool: toolName, arguments: args }, agent.token);
 
-  async function signIn(page: Page, path: string) {
-    await page.goto(`${stack.url}${path}`);
-    await page.getByLabel("Admin token").fill(stack.adminToken);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
-  }
-  const loaded = (page: Page) => page.locator("#page:not([aria-busy])").waitFor({ state: "attached" });
+  const signIn = (page: Page, path?: string) => signInAs(page, stack, path);
 
   async function waitForModule(module: string, status: string) {
     for (const until = Date.now() + 15_000; (await http("GET", `/modules/${module}`)).body?.status !== status; ) {

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, tearDown, withPage } from "./browser";
+import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
 
 type Policy = { id: string; version: number; scope: string; mode: "enforce" | "log_only"; effect: string; shipped?: true; rule?: Record<string, unknown>; problems: Array<{ message: string }> };
 type Problem = { message: string; line?: number; column?: number };
@@ -25,13 +25,7 @@ describe("policies page in Chromium", () => {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
 
-  async function signIn(page: Page, path: string) {
-    await page.goto(`${stack.url}${path}`);
-    await page.getByLabel("Admin token").fill(stack.adminToken);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
-  }
-  const loaded = (page: Page) => page.locator("#page:not([aria-busy])").waitFor({ state: "attached" });
+  const signIn = (page: Page, path?: string) => signInAs(page, stack, path);
   const row = (page: Page, id: string) => page.locator(`li[data-policy="${id}"]`);
   const editor = (page: Page) => page.locator("#policy-form");
 

@@ -7,6 +7,8 @@ export type Applicable = { enforce: StoredPolicy[]; logOnly: StoredPolicy[] };
 
 const NONE: Applicable = { enforce: [], logOnly: [] };
 
+const MAX_ANSWERS = 10_000;
+
 const inScope = (policy: StoredPolicy, caller: Caller) => {
   const { scope } = policy;
   if (scope === "system") return true;
@@ -53,8 +55,20 @@ export class PolicyIndex {
     return this.applicable(tool, group, caller).enforce.filter((policy) => policy.effect === "deny" && !policy.readsArguments);
   }
 
-  /** The policies that apply to this caller's call of this tool (of this group), enforced and log-only apart. */
+  private readonly answers = new Map<string, Applicable>();
+
+  /** The policies that apply to this caller's call of this tool (of this group), enforced and log-only apart; the same arrays each time. */
   applicable(tool: string, group: string, caller: Caller): Applicable {
+    const key = `${tool}\u0000${group}\u0000${caller.agentId}\u0000${caller.roleId}\u0000${caller.department ?? ""}`;
+    let known = this.answers.get(key);
+    if (!known) {
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      this.answers.set(key, (known = this.collect(tool, group, caller)));
+    }
+    return known;
+  }
+
+  private collect(tool: string, group: string, caller: Caller): Applicable {
     const candidates = [...(this.byTool.get(tool) ?? []), ...(this.byGroup.get(group) ?? []), ...this.everywhere];
     if (!candidates.length) return NONE;
     const seen = new Set<string>();

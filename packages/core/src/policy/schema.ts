@@ -88,6 +88,9 @@ export type PolicyInput = z.infer<typeof PolicyInput>;
 /** Where in the catalog a policy can apply, read from its action constraint; "all" when it names no action. */
 export type PolicyTargets = { tools: string[]; groups: string[] } | "all";
 
+/** What evaluating a policy needs: the context attributes its conditions name (or all), and the entities or not. */
+export type PolicyReads = { context: string[] | "all"; entities: boolean };
+
 /** A policy as stored in the catalog, with what toolgate read from its Cedar text. */
 export type StoredPolicy = {
   id: string;
@@ -103,6 +106,8 @@ export type StoredPolicy = {
   targets: PolicyTargets;
   /** Its conditions read the call's context (arguments and the facts derived from them); one that does not decides whether a tool is listed. */
   readsArguments: boolean;
+  /** Absent on a policy stored before it was read (then everything is given to Cedar). */
+  reads?: PolicyReads;
   /** Shipped with toolgate (editable like any other). */
   shipped?: true;
   createdAt: string;

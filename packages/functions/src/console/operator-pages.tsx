@@ -418,23 +418,14 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
       <p id="policy-list-status" class="message" role="status"></p>
       <PolicyForm />
       <div id="policy-layers"></div>
-      <dialog id="delete-policy" aria-labelledby="delete-policy-title" aria-describedby="delete-policy-text">
-        <h2 id="delete-policy-title">Delete this policy?</h2>
-        <p id="delete-policy-text">
-          The policy <strong id="delete-policy-name"></strong> is removed for good; a policy shipped with toolgate is not written again. Below:
-          how the newest recorded calls would be decided without it.
-        </p>
-        <div id="delete-policy-simulation" role="status"></div>
-        <p id="delete-policy-error" class="message message-error" role="alert"></p>
-        <div class="actions">
-          <button type="button" id="delete-policy-confirm" class="button-danger">
-            Delete policy
-          </button>
-          <button type="button" id="delete-policy-cancel">
-            Cancel
-          </button>
-        </div>
-      </dialog>
+      <DeleteDialog
+        what="policy"
+        confirm="Delete policy"
+        after={<div id="delete-policy-simulation" role="status"></div>}
+      >
+        The policy <strong id="delete-policy-name"></strong> is removed for good; a policy shipped with toolgate is not written again. Below:
+        how the newest recorded calls would be decided without it.
+      </DeleteDialog>
     </section>
   ),
   modules: () => (
@@ -446,3 +437,24 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
     </section>
   ),
 };
+
+/** A dialog that asks before deleting something for good; its parts' ids start with `delete-<what>` (the page's script binds them). */
+export function DeleteDialog({ what, confirm, after, children }: { what: string; confirm: string; after?: Child; children: Child }) {
+  const id = `delete-${what}`;
+  return (
+    <dialog id={id} aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`}>
+      <h2 id={`${id}-title`}>Delete this {what}?</h2>
+      <p id={`${id}-text`}>{children}</p>
+      {after}
+      <p id={`${id}-error`} class="message message-error" role="alert"></p>
+      <div class="actions">
+        <button type="button" id={`${id}-confirm`} class="button-danger">
+          {confirm}
+        </button>
+        <button type="button" id={`${id}-cancel`}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import { Back, OPERATOR_PAGES, OPERATOR_TITLES } from "./operator-pages";
+import { Back, DeleteDialog, OPERATOR_PAGES, OPERATOR_TITLES } from "./operator-pages";
 
 export type ConsolePage =
   | { kind: "roles" }
@@ -289,22 +289,10 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
             </button>
           </div>
         </dialog>
-        <dialog id="delete-role" aria-labelledby="delete-role-title" aria-describedby="delete-role-text">
-          <h2 id="delete-role-title">Delete this role?</h2>
-          <p id="delete-role-text">
-            The role <strong id="delete-role-name"></strong> is removed for good. A role that active agents are bound to cannot be deleted:
-            terminate them first.
-          </p>
-          <p id="delete-error" class="message message-error" role="alert"></p>
-          <div class="actions">
-            <button type="button" id="delete-confirm" class="button-danger">
-              Delete role
-            </button>
-            <button type="button" id="delete-cancel">
-              Cancel
-            </button>
-          </div>
-        </dialog>
+        <DeleteDialog what="role" confirm="Delete role">
+          The role <strong id="delete-role-name"></strong> is removed for good. A role that active agents are bound to cannot be deleted:
+          terminate them first.
+        </DeleteDialog>
       </article>
     </>
   ),

@@ -67,11 +67,43 @@ function verdictOf(answer: AuthorizationAnswer, byId: ReadonlyMap<string, Stored
 }
 
 
-/** Asks Cedar about one call with these policies (preparsed once), one context at a time. */
+type Needs = { context: ReadonlySet<string> | "all"; entities: boolean };
+
+const needs = new WeakMap<readonly StoredPolicy[], Needs>();
+
+/** What these policies read, together: Cedar's time on a call grows with the context and entities it is given. */
+function needsOf(policies: readonly StoredPolicy[]): Needs {
+  let known = needs.get(policies);
+  if (known) return known;
+  const context = new Set<string>();
+  let all = false;
+  let entities = false;
+  for (const { reads } of policies) {
+    if (!reads || reads.context === "all") all = true;
+    else for (const attribute of reads.context) context.add(attribute);
+    if (!reads || reads.entities) entities = true;
+  }
+  needs.set(policies, (known = { context: all ? "all" : context, entities }));
+  return known;
+}
+
+const pick = (context: Context, attributes: ReadonlySet<string>): Context => {
+  const picked: Context = {};
+  for (const attribute of attributes) if (Object.hasOwn(context, attribute)) picked[attribute] = context[attribute]!;
+  return picked;
+};
+
+/** Asks Cedar about one call with these policies (preparsed once), one context at a time, given only what they read. */
 export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject, policies: readonly StoredPolicy[]): (context: Context) => Verdict {
   const setId = preparsedSet(wasm, policies);
   const byId = new Map(policies.map((policy) => [policy.id, policy]));
-  const entities = entitiesOf(principal, tool, group);
-  const request = { principal: { type: "Agent", id: principal.agentId }, action: { type: "Action", id: tool }, resource: { type: "ToolGroup", id: group }, entities, preparsedPolicySetId: setId };
-  return (context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context }), byId);
+  const { context: reads, entities } = needsOf(policies);
+  const request = {
+    principal: { type: "Agent", id: principal.agentId },
+    action: { type: "Action", id: tool },
+    resource: { type: "ToolGroup", id: group },
+    entities: entities ? entitiesOf(principal, tool, group) : [],
+    preparsedPolicySetId: setId,
+  };
+  return (context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context: reads === "all" ? context : pick(context, reads) }), byId);
 }

@@ -1,12 +1,12 @@
 import type { DetailedError, Expr, PolicyJson } from "@cedar-policy/cedar-wasm/nodejs";
-import type { PolicyEffect, PolicyTargets } from "../schema";
+import type { PolicyEffect, PolicyReads, PolicyTargets } from "../schema";
 import { cedar } from "./wasm";
 
 /** A problem Cedar found in a policy, as an operator reads it: Cedar's message, its help, and where in the text. */
 export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
 
 /** What toolgate reads from one Cedar policy's text. */
-export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; readsArguments: boolean };
+export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; readsArguments: boolean; reads: PolicyReads };
 
 export function problemsOf(text: string, errors: readonly DetailedError[]): PolicyProblem[] {
   const bytes = Buffer.from(text, "utf8");
@@ -64,6 +64,35 @@ function readsContext(expr: unknown): boolean {
   return Object.values(expr).some(readsContext);
 }
 
+const isVar = (expr: unknown, name: string) => typeof expr === "object" && expr !== null && (expr as { Var?: unknown }).Var === name;
+
+/**
+ * What a policy's evaluation needs besides its text: the context attributes its conditions name ("all" when it uses
+ * the context whole), and whether it needs the entities (the agent's attributes, the tool's group as an action group).
+ * Cedar's time on a call grows with what it is given, so a call gives it only this.
+ */
+function readsOf(json: PolicyJson): PolicyReads {
+  const attributes = new Set<string>();
+  let wholeContext = false;
+  const targets = targetsOf(json.action);
+  let entities = json.principal.op !== "All" || json.resource.op !== "All" || (targets !== "all" && targets.groups.length > 0);
+  const visit = (expr: unknown): void => {
+    if (Array.isArray(expr)) return expr.forEach(visit);
+    if (expr === null || typeof expr !== "object") return;
+    const record = expr as Record<string, unknown>;
+    const access = (record["."] ?? record.has) as { left?: unknown; attr?: unknown } | undefined;
+    if (access && isVar(access.left, "context")) {
+      for (const attr of [access.attr].flat()) if (typeof attr === "string") attributes.add(attr);
+      return;
+    }
+    if (isVar(record, "context")) wholeContext = true;
+    if (isVar(record, "principal") || isVar(record, "action") || isVar(record, "resource")) entities = true;
+    Object.values(record).forEach(visit);
+  };
+  for (const clause of json.conditions) visit(clause.body);
+  return { context: wholeContext ? "all" : [...attributes].sort(), entities };
+}
+
 /** Reads exactly one static Cedar policy; its problems when it does not parse or is not exactly one policy. */
 export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPolicy } | { ok: false; problems: PolicyProblem[] }> {
   const wasm = await cedar();
@@ -96,6 +125,7 @@ export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPo
       recoverable: annotations.recoverable === "true",
       targets: targetsOf(json.action),
       readsArguments: json.conditions.some((clause) => readsContext(clause.body as Expr)),
+      reads: readsOf(json),
     },
   };
 }

@@ -245,15 +245,15 @@ function wireDelete() {
   byId("delete").addEventListener("click", () => {
     if (!current) return;
     byId("delete-role-name").textContent = current.name;
-    setMessage(byId("delete-error"), "");
+    setMessage(byId("delete-role-error"), "");
     dialog.returnValue = "";
     dialog.showModal();
-    byId("delete-cancel").focus();
+    byId("delete-role-cancel").focus();
   });
-  byId("delete-cancel").addEventListener("click", () => dialog.close("cancel"));
-  byId("delete-confirm").addEventListener("click", async () => {
+  byId("delete-role-cancel").addEventListener("click", () => dialog.close("cancel"));
+  byId("delete-role-confirm").addEventListener("click", async () => {
     if (!current) return;
-    const button = byId<HTMLButtonElement>("delete-confirm");
+    const button = byId<HTMLButtonElement>("delete-role-confirm");
     button.disabled = true;
     try {
       await api("DELETE", "roles/" + segment(current.id));
@@ -262,9 +262,9 @@ function wireDelete() {
     } catch (error) {
       if (error instanceof ApiError && error.code === "role_in_use") {
         const count = Number(error.data?.activeAgents ?? 0);
-        setMessage(byId("delete-error"), `Not deleted. ${error.message}` + (count ? ` Active agents in this role: ${count}.` : ""), "error");
-      } else failed(byId("delete-error"), error);
-      byId("delete-cancel").focus();
+        setMessage(byId("delete-role-error"), `Not deleted. ${error.message}` + (count ? ` Active agents in this role: ${count}.` : ""), "error");
+      } else failed(byId("delete-role-error"), error);
+      byId("delete-role-cancel").focus();
     } finally {
       button.disabled = false;
     }
