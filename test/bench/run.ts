@@ -153,11 +153,11 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
 
   // --- guarded vs direct, interleaved call by call, arguments varied so the doom loop never triggers ---
   let sequence = 0;
-  const guarded = async () => {
+  const guarded = async (tool = "bench_echo") => {
     const i = sequence++;
     const { ms: elapsed, response } = await api.timed("POST", `/agents/${agent.id}/calls`, 200, {
       token,
-      body: { tool: "bench_echo", arguments: { i, text: `call ${i}` } },
+      body: { tool, arguments: { i, text: `call ${i}` } },
     });
     const body = JSON.parse(response.text);
     if (body.status !== "completed") throw new Error(`guarded call ${i} did not complete: ${response.text}`);
@@ -173,10 +173,10 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
 
   // The DynamoDB requests of the last guarded call, for the floor to replay.
   let lastCall: DynamoRequest[] = [];
-  const recordedGuarded = async () => {
+  const recordedGuarded = async (tool?: string) => {
     recorder.begin();
     try {
-      return await guarded();
+      return await guarded(tool);
     } finally {
       lastCall = recorder.end();
     }
@@ -260,32 +260,57 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
 
   // --- the same calls with 200 argument policies stored over 40 tools and four layers, 4 of them applying to bench_echo ---
   await benchPolicyDecisions(out);
+  // Side by side in one phase: calls of bench_echo, which 4 of the 200 stored policies apply to, and of bench_plain,
+  // which none names, each with its own floor.
   const policyTools = policyToolNames("bench_echo");
+  const toolOf = (name: string) => ({ type: "function", function: { name, description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } } } } });
   await api.json("PUT", "/groups/bench_policies", 201, {
     ...admin,
-    body: {
-      description: "More tools for the bench's policies to name.",
-      executor: { type: "http", url: `${executor.url}/run` },
-      tools: policyTools.slice(1).map((name) => ({ type: "function", function: { name, description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } } } } })),
-    },
+    body: { description: "More tools for the bench's policies to name.", executor: { type: "http", url: `${executor.url}/run` }, tools: [...policyTools.slice(1), "bench_plain"].map(toolOf) },
   });
+  await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http", "bench_policies"] } });
   const benchPolicies = benchPolicyInputs(policyTools, { agentId: agent.id, roleId: role.id, roleName: role.name, department: "bench" });
   for (const { id, input } of benchPolicies) await api.json("PUT", `/policies/${id}`, 201, { ...admin, body: input });
-  const withPolicies = { guarded: [] as number[], floor: [] as number[], direct: [] as number[] };
-  for (let n = 0; n < WARMUP_CALLS; n++) await recordedGuarded();
+  const phase = { policed: [] as number[], policedFloor: [] as number[], plain: [] as number[], plainFloor: [] as number[], direct: [] as number[], policedApp: [] as number[], plainApp: [] as number[] };
+  const inApp = async (tool: string, into: number[]) => {
+    const before = serverMs.length;
+    const elapsed = await recordedGuarded(tool);
+    into.push(...serverMs.slice(before));
+    return elapsed;
+  };
+  let lastPoliced: DynamoRequest[] = [];
+  let lastPlain: DynamoRequest[] = [];
+  for (let n = 0; n < WARMUP_CALLS; n++) {
+    await recordedGuarded("bench_echo");
+    lastPoliced = lastCall;
+    await recordedGuarded("bench_plain");
+    lastPlain = lastCall;
+  }
   await inShuffledRounds(
     [
-      async () => void withPolicies.guarded.push(await recordedGuarded()),
-      async () => void withPolicies.floor.push(await floor.replay(lastCall)),
-      async () => void withPolicies.direct.push(await directCall()),
+      async () => {
+        phase.policed.push(await inApp("bench_echo", phase.policedApp));
+        lastPoliced = lastCall;
+      },
+      async () => {
+        phase.plain.push(await inApp("bench_plain", phase.plainApp));
+        lastPlain = lastCall;
+      },
+      async () => void phase.policedFloor.push(await floor.replay(lastPoliced)),
+      async () => void phase.plainFloor.push(await floor.replay(lastPlain)),
+      async () => void phase.direct.push(await directCall()),
     ],
     POLICY_CALLS,
     (measure) => measure(),
   );
-  const policyOverhead = percentile(withPolicies.guarded, 50) - percentile(withPolicies.direct, 50);
-  out("guard_overhead_p50_ms_with_policies", ms(policyOverhead));
-  out("guard_overhead_vs_floor_with_policies", (policyOverhead / percentile(withPolicies.floor, 50)).toFixed(2));
+  const overheadOf = (guardedMs: number[], floorMs: number[]) => (percentile(guardedMs, 50) - percentile(phase.direct, 50)) / percentile(floorMs, 50);
+  out("guard_overhead_vs_floor_no_policy_applies", overheadOf(phase.plain, phase.plainFloor).toFixed(2));
+  out("guard_overhead_vs_floor_with_policies", overheadOf(phase.policed, phase.policedFloor).toFixed(2));
+  out("guard_with_policies_minus_without_p50_ms", ms(percentile(phase.policed, 50) - percentile(phase.plain, 50)));
+  out("guard_with_policies_minus_without_in_app_p50_ms", ms(percentile(phase.policedApp, 50) - percentile(phase.plainApp, 50)));
+  note(`policy phase p50s (ms): guarded ${ms(percentile(phase.policed, 50))} / ${ms(percentile(phase.plain, 50))}, floors ${ms(percentile(phase.policedFloor, 50))} / ${ms(percentile(phase.plainFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (with policies / without)`);
   for (const { id } of benchPolicies) await api.json("DELETE", `/policies/${id}`, 204, admin);
+  await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http"] } });
   await api.json("DELETE", "/groups/bench_policies", 204, admin);
   await benchExecutorClient(`${executor.url}/run`, out);
   await benchMcp({
