@@ -45,7 +45,7 @@ beforeAll(async () => {
   agent = { id: created.body.agent.id, token: created.body.token };
 });
 
-test("catalog - a cold process serving an agent whose role names 2 of 40 groups reads those 2 and the policy overrides, not the whole catalog", async () => {
+test("catalog - a cold process serving an agent whose role names 2 of 40 groups reads those 2, the policy overrides and the Cedar policies, not the whole catalog", async () => {
   const cold = await testToolgate({ table: writer.db.table });
   const sent = recordRequests(cold);
   const listed = await api(cold)("GET", `/agents/${agent.id}/tools`, { token: agent.token });
@@ -53,7 +53,7 @@ test("catalog - a cold process serving an agent whose role names 2 of 40 groups 
   expect(namesOf(listed.body)).toEqual(["cold_1_read", "cold_1_write", "cold_2_read"]);
   expect(groupKeysRead(sent)).toEqual([`GROUP#${groupId(1)}`, `GROUP#${groupId(2)}`]);
   const catalogQueries = sent.filter((request) => request.command === "QueryCommand" && request.input.ExpressionAttributeValues?.[":pk"] === "CATALOG");
-  expect(catalogQueries.map((request) => request.input.KeyConditionExpression)).toEqual(["pk = :pk AND begins_with(sk, :policy)"]);
+  expect(catalogQueries.map((request) => request.input.ExpressionAttributeValues?.[":prefix"]).sort()).toEqual(["CEDAR#", "POLICY#"]);
   expect(sent.map((request) => request.command)).not.toContain("ScanCommand");
 
   const called = await api(cold)("POST", `/agents/${agent.id}/calls`, { token: agent.token, body: { tool: "cold_1_read" } });

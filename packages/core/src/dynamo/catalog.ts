@@ -65,7 +65,7 @@ export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]):
 /** Every policy override, without the groups (a few small items beside them in the catalog's partition). */
 export async function readOverrides(db: Db): Promise<Map<string, PolicyOverride>> {
   const overrides = new Map<string, PolicyOverride>();
-  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :policy)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":policy": POLICY_SK_PREFIX }, ConsistentRead: true };
+  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": POLICY_SK_PREFIX }, ConsistentRead: true };
   for await (const page of queryPages(db, query))
     for (const item of page) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
   return overrides;
