@@ -37,39 +37,38 @@ export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overr
 
 const policyOf = (item: Item) => JSON.parse(String(item.policy)) as StoredPolicy;
 
-/** Every Cedar policy, without the groups. */
-export async function readCedarPolicies(db: Db): Promise<Map<string, StoredPolicy>> {
-  const policies = new Map<string, StoredPolicy>();
-  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": CEDAR_SK_PREFIX }, ConsistentRead: true };
-  for await (const page of queryPages(db, query)) for (const item of page) policies.set(String(item.sk).slice(CEDAR_SK_PREFIX.length), policyOf(item));
-  return policies;
+/** The catalog partition's items of one kind (a sort-key prefix), by the rest of their sort key, without the groups. */
+async function readKind<T>(db: Db, prefix: string, valueOf: (item: Item) => T): Promise<Map<string, T>> {
+  const values = new Map<string, T>();
+  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": prefix }, ConsistentRead: true };
+  for await (const page of queryPages(db, query)) for (const item of page) values.set(String(item.sk).slice(prefix.length), valueOf(item));
+  return values;
 }
+
+/** Every Cedar policy. */
+export const readCedarPolicies = (db: Db): Promise<Map<string, StoredPolicy>> => readKind(db, CEDAR_SK_PREFIX, policyOf);
 
 const groupOf = (item: Item) => JSON.parse(String(item.group)) as Group;
 
-/** Some groups of the catalog, by id (strongly consistent); an id not registered is absent from the answer. */
-export async function readGroups(db: Db, groupIds: readonly string[]): Promise<Map<string, Group>> {
-  return (await readGroupsAndShipped(db, groupIds)).groups;
-}
-
-/** The same, and in the same round trip whether the shipped policies were written once. */
-export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; policiesShipped: boolean }> {
-  const items = await getItems(db, [...groupIds.map((id) => Keys.group(id)), Keys.shippedPolicies()]);
-  const groups = new Map(groupIds.flatMap((id) => {
+const groupsAmong = (items: Map<string, Item>, groupIds: readonly string[]) =>
+  new Map(groupIds.flatMap((id) => {
     const item = itemAt(items, Keys.group(id));
     return item ? [[id, groupOf(item)] as const] : [];
   }));
-  return { groups, policiesShipped: itemAt(items, Keys.shippedPolicies()) !== undefined };
+
+/** Some groups of the catalog, by id (strongly consistent); an id not registered is absent from the answer. */
+export async function readGroups(db: Db, groupIds: readonly string[]): Promise<Map<string, Group>> {
+  return groupsAmong(await getItems(db, groupIds.map((id) => Keys.group(id))), groupIds);
 }
 
-/** Every policy override, without the groups (a few small items beside them in the catalog's partition). */
-export async function readOverrides(db: Db): Promise<Map<string, PolicyOverride>> {
-  const overrides = new Map<string, PolicyOverride>();
-  const query = { KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": CATALOG_PK, ":prefix": POLICY_SK_PREFIX }, ConsistentRead: true };
-  for await (const page of queryPages(db, query))
-    for (const item of page) overrides.set(String(item.sk).slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
-  return overrides;
+/** The same, and in the same round trip whether the shipped policies were written once (a cold start's check). */
+export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; policiesShipped: boolean }> {
+  const items = await getItems(db, [...groupIds.map((id) => Keys.group(id)), Keys.shippedPolicies()]);
+  return { groups: groupsAmong(items, groupIds), policiesShipped: itemAt(items, Keys.shippedPolicies()) !== undefined };
 }
+
+/** Every policy override (a few small items beside the groups in the catalog's partition). */
+export const readOverrides = (db: Db): Promise<Map<string, PolicyOverride>> => readKind(db, POLICY_SK_PREFIX, (item) => item.override as PolicyOverride);
 
 /** What a catalog item does to the catalog, so a process can move its cached snapshot on by its own write. */
 export type CatalogEffect =

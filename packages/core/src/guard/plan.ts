@@ -8,6 +8,7 @@ import type { PolicyDecision } from "../policy/evaluate";
 import { policyDenied } from "../policy/refusals";
 import { needsConfirmation } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
+import { principalOf } from "../policy/principal";
 import { workspaceRootOf } from "../policy/workspace";
 import type { ToolDefinition } from "../tool/schema";
 import { loadArgumentValidator, validateArguments } from "./arguments";
@@ -35,8 +36,8 @@ async function policyDecision(access: Access, definition: ToolDefinition, group:
   const { agent, role } = access;
   const root = workspaceRootOf(role, agent);
   const tool = definition.function.name;
-  const applicable = policyIndex(access.policies).applicable(tool, group, { agentId: agent.id, roleId: role.id, department: agent.department });
-  const principal = { agentId: agent.id, roleId: role.id, roleName: role.name, department: agent.department, level: agent.level };
+  const principal = principalOf(agent, role);
+  const applicable = policyIndex(access.policies).applicable(tool, group, principal);
   try {
     const { decision, facts } = await decideCall({ principal, definition, group, args, root, revision: access.revision, applicable });
     if (decision.effect !== "deny") return { decision };

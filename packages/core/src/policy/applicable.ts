@@ -1,13 +1,17 @@
+import type { Principal } from "./principal";
 import type { StoredPolicy } from "./schema";
 
 /** Who is calling, as policy scopes name them. */
-export type Caller = { agentId: string; roleId: string; department: string | null };
+export type Caller = Pick<Principal, "agentId" | "roleId" | "department">;
 
 export type Applicable = { enforce: StoredPolicy[]; logOnly: StoredPolicy[] };
 
 const NONE: Applicable = { enforce: [], logOnly: [] };
 
 const MAX_ANSWERS = 10_000;
+
+/** Its conditions read the call's context: the arguments, or the facts derived from them. */
+const readsArguments = (policy: StoredPolicy) => policy.reads.context === "all" || policy.reads.context.length > 0;
 
 const inScope = (policy: StoredPolicy, caller: Caller) => {
   const { scope } = policy;
@@ -28,16 +32,13 @@ export class PolicyIndex {
   private readonly byTool = new Map<string, StoredPolicy[]>();
   private readonly byGroup = new Map<string, StoredPolicy[]>();
   private readonly everywhere: StoredPolicy[] = [];
-  readonly size: number;
   /** Some enforced deny policy does not read the call's arguments: it decides whether a tool is listed at all. */
   readonly deniesWithoutArguments: boolean;
 
   constructor(policies: Iterable<StoredPolicy>) {
-    let size = 0;
     let deniesWithoutArguments = false;
     for (const policy of policies) {
-      size++;
-      if (policy.mode === "enforce" && policy.effect === "deny" && !policy.readsArguments) deniesWithoutArguments = true;
+      if (policy.mode === "enforce" && policy.effect === "deny" && !readsArguments(policy)) deniesWithoutArguments = true;
       if (policy.targets === "all") {
         this.everywhere.push(policy);
         continue;
@@ -45,14 +46,13 @@ export class PolicyIndex {
       for (const tool of policy.targets.tools) push(this.byTool, tool, policy);
       for (const group of policy.targets.groups) push(this.byGroup, group, policy);
     }
-    this.size = size;
     this.deniesWithoutArguments = deniesWithoutArguments;
   }
 
   /** The enforced deny policies that apply to this caller's calls of this tool whatever the arguments. */
   denialsWithoutArguments(tool: string, group: string, caller: Caller): StoredPolicy[] {
     if (!this.deniesWithoutArguments) return [];
-    return this.applicable(tool, group, caller).enforce.filter((policy) => policy.effect === "deny" && !policy.readsArguments);
+    return this.applicable(tool, group, caller).enforce.filter((policy) => policy.effect === "deny" && !readsArguments(policy));
   }
 
   private readonly answers = new Map<string, Applicable>();

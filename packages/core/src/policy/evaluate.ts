@@ -4,16 +4,16 @@ import type { Applicable } from "./applicable";
 import { cedarInput, wellFormed } from "./cedar/values";
 import { cedar } from "./cedar/wasm";
 import { questioner } from "./cedar/question";
-import type { Principal, Verdict } from "./cedar/question";
+import type { Verdict } from "./cedar/question";
+import type { Principal } from "./principal";
 import type { CallFacts } from "./facts/index";
 import { policyUnavailable, unreadableCommand } from "./refusals";
 import type { StoredPolicy } from "./schema";
 
-export type { Principal, Verdict } from "./cedar/question";
+export type { Verdict } from "./cedar/question";
 
 /** The decision a call record carries: the verdict, the revision of the policy set, and what log-only policies would have made it. */
 export type PolicyDecision = Verdict & { revision: number; logOnly?: Verdict };
-
 
 export type CallToDecide = {
   principal: Principal;
@@ -58,6 +58,15 @@ function strictest(verdicts: readonly Verdict[]): Verdict {
   return { effect, policies };
 }
 
+const enforcedAndLogged = new WeakMap<Applicable, StoredPolicy[]>();
+
+/** The enforced and log-only policies together (what the call would be with log-only ones enforced), one array per set. */
+function withLogOnly(applicable: Applicable): StoredPolicy[] {
+  let all = enforcedAndLogged.get(applicable);
+  if (!all) enforcedAndLogged.set(applicable, (all = [...applicable.enforce, ...applicable.logOnly]));
+  return all;
+}
+
 async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], questions: readonly Context[]): Promise<Verdict> {
   if (!policies.length) return { effect: "none", policies: [] };
   const asker = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
@@ -85,7 +94,7 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
   try {
     const enforced = await verdict(call, enforce, questions);
     const decision: PolicyDecision = { ...enforced, revision: call.revision };
-    if (logOnly.length) decision.logOnly = await verdict(call, [...enforce, ...logOnly], questions);
+    if (logOnly.length) decision.logOnly = await verdict(call, withLogOnly(call.applicable), questions);
     return { decision, facts };
   } catch (error) {
     throw policyUnavailable(tool, error instanceof Error ? error.message : String(error));

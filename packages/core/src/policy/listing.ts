@@ -3,6 +3,7 @@ import type { ToolgateError } from "../error";
 import type { Role } from "../role/schema";
 import { policyIndex } from "./applicable";
 import { questioner } from "./cedar/question";
+import { principalOf } from "./principal";
 import { cedar } from "./cedar/wasm";
 import type { CedarWasm } from "./cedar/wasm";
 import { policyDenied, policyUnavailable } from "./refusals";
@@ -28,12 +29,11 @@ export function deniedWhateverTheArguments(
   tool: string,
   group: string,
 ): ToolgateError | null {
-  const denials = policyIndex(policies).denialsWithoutArguments(tool, group, { agentId: agent.id, roleId: role.id, department: agent.department });
+  const denials = policyIndex(policies).denialsWithoutArguments(tool, group, principalOf(agent, role));
   if (!denials.length) return null;
   if (!engine) return policyUnavailable(tool, "the policy engine is not loaded");
   try {
-    const principal = { agentId: agent.id, roleId: role.id, roleName: role.name, department: agent.department, level: agent.level };
-    const verdict = questioner(engine, { principal, tool, group }, denials)(NO_ARGUMENTS);
+    const verdict = questioner(engine, { principal: principalOf(agent, role), tool, group }, denials)(NO_ARGUMENTS);
     if (verdict.effect !== "deny") return null;
     return policyDenied(tool, verdict.policies.flatMap((id) => policies.get(id) ?? []), undefined, null);
   } catch (error) {

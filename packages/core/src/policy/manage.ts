@@ -14,10 +14,10 @@ import { MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";
 import type { PolicyInput, StoredPolicy } from "./schema";
 
 /** A policy as the API shows it: as stored, with its problems against the catalog as it is now (none when valid). */
-export type PolicyView = Omit<StoredPolicy, "targets" | "readsArguments" | "reads"> & { problems: PolicyProblem[] };
+export type PolicyView = Omit<StoredPolicy, "targets" | "reads"> & { problems: PolicyProblem[] };
 
 const viewOf = (policy: StoredPolicy, problems: PolicyProblem[]): PolicyView => {
-  const { targets: _targets, readsArguments: _readsArguments, reads: _reads, ...shown } = policy;
+  const { targets: _targets, reads: _reads, ...shown } = policy;
   return { ...shown, problems };
 };
 
@@ -88,7 +88,6 @@ export function storedPolicy({ id, input, cedar, read, previous, now, shipped }:
     ...(read.reason !== undefined ? { reason: read.reason } : {}),
     recoverable: read.recoverable,
     targets: read.targets,
-    readsArguments: read.readsArguments,
     reads: read.reads,
     ...((shipped ?? previous?.shipped) ? { shipped: true as const } : {}),
     createdAt: previous?.createdAt ?? now,

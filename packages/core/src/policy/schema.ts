@@ -104,10 +104,8 @@ export type StoredPolicy = {
   reason?: string;
   recoverable: boolean;
   targets: PolicyTargets;
-  /** Its conditions read the call's context (arguments and the facts derived from them); one that does not decides whether a tool is listed. */
-  readsArguments: boolean;
-  /** Absent on a policy stored before it was read (then everything is given to Cedar). */
-  reads?: PolicyReads;
+  /** What its conditions read; one that reads no context (no argument) decides whether a tool is listed at all. */
+  reads: PolicyReads;
   /** Shipped with toolgate (editable like any other). */
   shipped?: true;
   createdAt: string;

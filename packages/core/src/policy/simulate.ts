@@ -15,6 +15,7 @@ import type { Verdict } from "./evaluate";
 import { checkPolicy, storedPolicy } from "./manage";
 import { PolicyId, PolicyInput } from "./schema";
 import type { StoredPolicy } from "./schema";
+import { principalOf } from "./principal";
 import { workspaceRootOf } from "./workspace";
 
 export const MAX_REPLAYED = 10_000;
@@ -84,9 +85,9 @@ export async function simulate(db: Db, snapshot: CatalogSnapshot, input: Simulat
     if (!roles.has(agent.roleId)) roles.set(agent.roleId, getRole(db, agent.roleId));
     const role = await roles.get(agent.roleId)!;
     if (!role) continue;
-    const caller = { agentId: agent.id, roleId: role.id, department: agent.department };
+    const principal = principalOf(agent, role);
     const call = {
-      principal: { agentId: agent.id, roleId: role.id, roleName: role.name, department: agent.department, level: agent.level },
+      principal,
       definition: found.definition,
       group: found.group.id,
       args: record.arguments as Record<string, unknown>,
@@ -95,7 +96,7 @@ export async function simulate(db: Db, snapshot: CatalogSnapshot, input: Simulat
     };
     const decided = await Promise.all(
       [current, draft].map((index) =>
-        decideCall({ ...call, applicable: { enforce: index.applicable(record.tool, found.group.id, caller).enforce, logOnly: [] } }).catch((error: unknown) => {
+        decideCall({ ...call, applicable: { enforce: index.applicable(record.tool, found.group.id, principal).enforce, logOnly: [] } }).catch((error: unknown) => {
           if (error instanceof ToolgateError && error.code === "unreadable_command") return undefined;
           throw error;
         }),

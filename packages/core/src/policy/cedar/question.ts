@@ -1,14 +1,12 @@
 import { createHash } from "node:crypto";
 import type { AuthorizationAnswer, Context, EntityJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { Principal } from "../principal";
 import type { PolicyEffect, StoredPolicy } from "../schema";
 import { wellFormed } from "./values";
 import type { CedarWasm } from "./wasm";
 
 /** What the policies decided about one call: "none" when none matched (the tool's own settings decide). */
 export type Verdict = { effect: PolicyEffect | "none"; policies: string[] };
-
-/** Who calls, as the policies' principal sees it. */
-export type Principal = { agentId: string; roleId: string; roleName: string; department: string | null; level: number | null };
 
 export type Subject = { principal: Principal; tool: string; group: string };
 
@@ -26,8 +24,7 @@ function fingerprintOf(policy: StoredPolicy): string {
 }
 
 /** The id of a preparsed Cedar set holding exactly these policies (their ids and texts say which), parsed once. */
-function preparsedSet(wasm: CedarWasm, policies: readonly StoredPolicy[]): string {
-  const key = policies.map(fingerprintOf).sort().join(",");
+function preparsedSet(wasm: CedarWasm, policies: readonly StoredPolicy[], key: string): string {
   const known = preparsed.get(key);
   if (known) return known;
   if (preparsed.size >= MAX_PREPARSED) {
@@ -66,24 +63,25 @@ function verdictOf(answer: AuthorizationAnswer, byId: ReadonlyMap<string, Stored
   return { effect: "none", policies: [] };
 }
 
+/** What asking about a set of policies takes, worked out once per set (the sets that apply to a call are kept). */
+type Asking = { key: string; byId: ReadonlyMap<string, StoredPolicy>; context: ReadonlySet<string> | "all"; entities: boolean };
 
-type Needs = { context: ReadonlySet<string> | "all"; entities: boolean };
+const askings = new WeakMap<readonly StoredPolicy[], Asking>();
 
-const needs = new WeakMap<readonly StoredPolicy[], Needs>();
-
-/** What these policies read, together: Cedar's time on a call grows with the context and entities it is given. */
-function needsOf(policies: readonly StoredPolicy[]): Needs {
-  let known = needs.get(policies);
+/** Their preparsed set's key, and what they read together: Cedar's time on a call grows with the context and entities it is given. */
+function askingOf(policies: readonly StoredPolicy[]): Asking {
+  let known = askings.get(policies);
   if (known) return known;
   const context = new Set<string>();
   let all = false;
   let entities = false;
   for (const { reads } of policies) {
-    if (!reads || reads.context === "all") all = true;
+    if (reads.context === "all") all = true;
     else for (const attribute of reads.context) context.add(attribute);
-    if (!reads || reads.entities) entities = true;
+    if (reads.entities) entities = true;
   }
-  needs.set(policies, (known = { context: all ? "all" : context, entities }));
+  const key = policies.map(fingerprintOf).sort().join(",");
+  askings.set(policies, (known = { key, byId: new Map(policies.map((policy) => [policy.id, policy])), context: all ? "all" : context, entities }));
   return known;
 }
 
@@ -95,9 +93,8 @@ const pick = (context: Context, attributes: ReadonlySet<string>): Context => {
 
 /** Asks Cedar about one call with these policies (preparsed once), one context at a time, given only what they read. */
 export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject, policies: readonly StoredPolicy[]): (context: Context) => Verdict {
-  const setId = preparsedSet(wasm, policies);
-  const byId = new Map(policies.map((policy) => [policy.id, policy]));
-  const { context: reads, entities } = needsOf(policies);
+  const { key, byId, context: reads, entities } = askingOf(policies);
+  const setId = preparsedSet(wasm, policies, key);
   const request = {
     principal: { type: "Agent", id: principal.agentId },
     action: { type: "Action", id: tool },

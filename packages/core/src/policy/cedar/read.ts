@@ -1,4 +1,4 @@
-import type { DetailedError, Expr, PolicyJson } from "@cedar-policy/cedar-wasm/nodejs";
+import type { DetailedError, PolicyJson } from "@cedar-policy/cedar-wasm/nodejs";
 import type { PolicyEffect, PolicyReads, PolicyTargets } from "../schema";
 import { cedar } from "./wasm";
 
@@ -6,7 +6,7 @@ import { cedar } from "./wasm";
 export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
 
 /** What toolgate reads from one Cedar policy's text. */
-export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; readsArguments: boolean; reads: PolicyReads };
+export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; reads: PolicyReads };
 
 export function problemsOf(text: string, errors: readonly DetailedError[]): PolicyProblem[] {
   const bytes = Buffer.from(text, "utf8");
@@ -54,14 +54,6 @@ function depthOf(expr: unknown): number {
   const keys = Object.keys(expr);
   const deepest = Object.values(expr).reduce((max: number, value) => Math.max(max, depthOf(value)), 0);
   return deepest + (keys.length === 1 && keys[0] !== "arg" ? 1 : 0);
-}
-
-/** Whether an expression reads `context` anywhere (the JSON form nests plain objects and arrays). */
-function readsContext(expr: unknown): boolean {
-  if (Array.isArray(expr)) return expr.some(readsContext);
-  if (expr === null || typeof expr !== "object") return false;
-  if ((expr as { Var?: unknown }).Var === "context") return true;
-  return Object.values(expr).some(readsContext);
 }
 
 const isVar = (expr: unknown, name: string) => typeof expr === "object" && expr !== null && (expr as { Var?: unknown }).Var === name;
@@ -124,7 +116,6 @@ export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPo
       ...(annotations.reason ? { reason: annotations.reason } : {}),
       recoverable: annotations.recoverable === "true",
       targets: targetsOf(json.action),
-      readsArguments: json.conditions.some((clause) => readsContext(clause.body as Expr)),
       reads: readsOf(json),
     },
   };
