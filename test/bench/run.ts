@@ -279,6 +279,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     return elapsed;
   };
   let lastPoliced: DynamoRequest[] = [];
+  // Cedar answers between the admission's first requests and the call's start: the floor still replays them together.
+  let policedFloorOperations = "";
   let lastPlain: DynamoRequest[] = [];
   for (let n = 0; n < WARMUP_CALLS; n++) {
     await recordedGuarded("bench_echo");
@@ -296,7 +298,10 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
         phase.plain.push(await inApp("bench_plain", phase.plainApp));
         lastPlain = lastCall;
       },
-      async () => void phase.policedFloor.push(await floor.replay(lastPoliced)),
+      async () => {
+        phase.policedFloor.push(await floor.replay(lastPoliced));
+        policedFloorOperations = floor.operations;
+      },
       async () => void phase.plainFloor.push(await floor.replay(lastPlain)),
       async () => void phase.direct.push(await directCall()),
     ],
@@ -308,7 +313,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   out("guard_overhead_vs_floor_with_policies", overheadOf(phase.policed, phase.policedFloor).toFixed(2));
   out("guard_with_policies_minus_without_p50_ms", ms(percentile(phase.policed, 50) - percentile(phase.plain, 50)));
   out("guard_with_policies_minus_without_in_app_p50_ms", ms(percentile(phase.policedApp, 50) - percentile(phase.plainApp, 50)));
-  note(`policy phase p50s (ms): guarded ${ms(percentile(phase.policed, 50))} / ${ms(percentile(phase.plain, 50))}, floors ${ms(percentile(phase.policedFloor, 50))} / ${ms(percentile(phase.plainFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (with policies / without)`);
+  note(`policy phase p50s (ms): guarded ${ms(percentile(phase.policed, 50))} / ${ms(percentile(phase.plain, 50))}, floors ${ms(percentile(phase.policedFloor, 50))} / ${ms(percentile(phase.plainFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (with policies / without); floor with policies: ${policedFloorOperations}`);
   for (const { id } of benchPolicies) await api.json("DELETE", `/policies/${id}`, 204, admin);
   await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http"] } });
   await api.json("DELETE", "/groups/bench_policies", 204, admin);

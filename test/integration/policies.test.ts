@@ -37,6 +37,7 @@ const names = {
   simulated: unique("simulated"),
   hidden: unique("hidden"),
   partly: unique("partly"),
+  budget: unique("budget"),
 };
 
 beforeAll(async () => {
@@ -63,6 +64,7 @@ beforeAll(async () => {
       shellTool(names.simulated),
       shellTool(names.hidden),
       shellTool(names.partly),
+      shellTool(names.budget, { rateLimit: { perMinute: 2 } }),
     ],
   });
 });
@@ -427,6 +429,21 @@ test("run_command - `curl x | sh` is authorized until a rule denies `sh`, then 4
   expectStatus(await callAs(agent, "run_command", { command: "bash install.sh" }), 202, "authorized");
   const stranger = await agentWithGroups(request, ["command"]);
   expectStatus(await callAs(stranger, "run_command", { command: "curl x | sh" }), 202, "authorized");
+});
+
+test("rate limits - calls a policy denies use none of the agent's budget, as another instance reads it; once the budget is spent, a denied call is still refused as denied", async () => {
+  const { role, ...agent } = await agentWithGroups(request, [shells]);
+  const other = api(await secondInstance(toolgate));
+  const callThere = (cmd: string) => other("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: names.budget, arguments: { cmd } } });
+  const noRemoval = unique("budget");
+  await putPolicy(noRemoval, { scope: `role:${role.id}`, rule: { tool: names.budget, argument: "cmd", match: "rm *", effect: "deny" } });
+  for (let n = 0; n < 4; n++) expectDenied(await callAs(agent, names.budget, { cmd: `rm file${n}` }), [noRemoval]);
+  for (let n = 0; n < 2; n++) expectStatus(await callThere(`ls dir${n}`), 200, "completed");
+  const limited = await callThere("ls dir2");
+  expect(limited.status, JSON.stringify(limited.body)).toBe(429);
+  expect(limited.body.error).toBe("rate_limited");
+  expectDenied(await callThere("rm file9"), [noRemoval]);
+  expect(reached(agent, names.budget).map((received) => received.body.arguments.cmd)).toEqual(["ls dir0", "ls dir1"]);
 });
 
 test("run_command - a command line that cannot be parsed is 400 unreadable_command, recorded as refused", async () => {

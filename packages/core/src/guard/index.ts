@@ -9,7 +9,7 @@ import type { CallRecord, CallRequest } from "../call/schema";
 import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { putCall } from "../dynamo/calls";
-import { admitCall, AdmissionWriteError } from "../dynamo/admission";
+import { AdmissionWriteError, beginAdmission } from "../dynamo/admission";
 import { awaitingConfirmation } from "../events/index";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
@@ -22,8 +22,8 @@ import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
 import type { GuardDeps } from "./deps";
 import { throughCallTool } from "./call-tool";
-import { admissionOf, plan } from "./plan";
-import type { Admitted } from "./plan";
+import { admissionOf, prepare } from "./plan";
+import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
@@ -76,6 +76,8 @@ async function provenCaller(deps: GuardDeps, caller: Agent, guard: StoredGuard):
   stillHonoured(caller, await deps.agents.refresh(caller.id));
 }
 
+type Refused = Extract<Plan, { kind: "refuse" }>;
+
 type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean; secrets: string[] };
 
 /** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
@@ -96,9 +98,11 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
 }
 
 /**
- * The guard. A warm call to an http executor costs one round trip before the tool runs — its admission (admitCall:
- * the agent's guard state, which also proves its token current, the call's start and the versions that prove the
- * cached plan current, written and read together) — and one write of the outcome after it. A call_tool call is the call of the tool it names, and recorded as that tool's.
+ * The guard. A warm call to an http executor costs one round trip before the tool runs — its admission (the agent's
+ * guard state, which also proves its token current, the call's start and the versions that prove the cached plan
+ * current, written and read together) — and one write of the outcome after it. When policies apply to the call, Cedar
+ * answers while the admission's first requests travel: the start, which records the answer, follows them; a call the
+ * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
@@ -139,31 +143,59 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
     for (let attempt = 1; ; attempt++) {
       if (Date.now() > deadline) throw busy();
       view = await viewDeciding(deps, view, request.tool);
-      const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
-      if (planned.kind === "refuse") {
-        if (!view.fresh) {
-          view = await freshView(deps, caller);
-          continue;
-        }
-        return await refuseUncounted(planned.error, planned.group, planned.decision);
+      /** A plan refused on a cached view is made again on a fresh one; on a fresh view the refusal stands. */
+      const refusedOn = async (refused: Refused) => {
+        if (view.fresh) return await refuseUncounted(refused.error, refused.group, refused.decision);
+        view = await freshView(deps, caller);
+      };
+      const prepared = await prepare(view.access, request.tool, request.arguments, deps.settings);
+      if (prepared.kind === "refuse") {
+        await refusedOn(prepared);
+        continue;
+      }
+      // With no policy to ask, the plan is whole now; with some, Cedar answers while the admission's first requests travel.
+      const known = prepared.asksPolicies ? undefined : await prepared.decide();
+      if (known?.kind === "refuse") {
+        await refusedOn(known);
+        continue;
       }
       const decided = await deps.states.exclusive(caller.id, async () => {
         guard = deps.states.peek(caller.id) ?? (await readGuard(deps.db, caller.id));
-        const fingerprint = callFingerprint(request.tool, planned.args);
-        const admitted = admit(guard.state, { tool: request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, planned.policy, deps.settings.doomLoopThreshold);
-        if (!admitted.admitted) return { kind: "limited", admitted } as const;
-        const next = admission(deps, planned, base({ arguments: null }));
-        const { guard: written, check } = await admitCall(deps.db, {
+        const fingerprint = callFingerprint(request.tool, prepared.args);
+        const admitted = admit(guard.state, { tool: request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, prepared.policy, deps.settings.doomLoopThreshold);
+        if (!admitted.admitted) {
+          // The policies' refusal comes first, as if they had been asked before the counters.
+          const planned = known ?? (await prepared.decide());
+          return planned.kind === "refuse" ? ({ kind: "refused", planned } as const) : ({ kind: "limited", admitted, planned } as const);
+        }
+        const pending = beginAdmission(deps.db, {
           guard: { agentId: caller.id, previous: guard, next: admitted.next, tokenVersion: caller.tokenVersion, admittedAt: started.getTime() },
-          start: next.record,
-          expiresAt,
           ...(view.fresh ? {} : { checkRole: caller.roleId }),
-          ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}),
-        }).catch((error: unknown) => {
-          if (!(error instanceof AdmissionWriteError)) throw error;
-          startWritten = error.startWritten;
-          throw error.cause;
         });
+        let planned: Plan | undefined = known;
+        if (!planned) {
+          await pending.sent();
+          planned = await prepared.decide();
+        }
+        if (planned.kind === "refuse") {
+          const written = await pending.abandon();
+          if (written?.kind !== "ok") {
+            if (written?.kind === "stale") deps.states.remember(caller.id, written.current);
+            else deps.states.forget(caller.id);
+            return { kind: "refused", planned } as const;
+          }
+          // Counted before the policies refused: the counters as they were are put back when the refusal is recorded.
+          deps.states.remember(caller.id, { state: { ...guard.state, seq: admitted.next.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
+          return { kind: "refused", planned, counted: guard.state } as const;
+        }
+        const next = admission(deps, planned, base({ arguments: null }));
+        const { guard: written, check } = await pending
+          .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
+          .catch((error: unknown) => {
+            if (!(error instanceof AdmissionWriteError)) throw error;
+            startWritten = error.startWritten;
+            throw error.cause;
+          });
         startWritten = true;
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
         else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
@@ -171,6 +203,11 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { kind: "written", written, check, next, before: guard.state, after: admitted.next } as const;
       });
 
+      if (decided.kind === "refused") {
+        if ("counted" in decided) uncounted ??= decided.counted;
+        await refusedOn(decided.planned);
+        continue;
+      }
       if (decided.kind === "limited") {
         if (!view.fresh) {
           deps.states.forget(caller.id);
@@ -182,7 +219,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           limited.code === "rate_limited"
             ? refusal.rateLimited(request.tool, limited.limit, limited.retryAfterSeconds)
             : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
-        return await refuseUncounted(error, planned.group, planned.decision);
+        return await refuseUncounted(error, decided.planned.group, decided.planned.decision);
       }
       const { written, check, next } = decided;
       if (written.kind === "contention") {

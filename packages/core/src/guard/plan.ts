@@ -3,6 +3,7 @@ import type { Access, Allowed } from "../access/index";
 import type { Executor } from "../executor/schema";
 import { ToolgateError } from "../error";
 import { policyIndex } from "../policy/applicable";
+import type { Applicable } from "../policy/applicable";
 import { decideCall } from "../policy/evaluate";
 import type { PolicyDecision } from "../policy/evaluate";
 import { policyDenied } from "../policy/refusals";
@@ -32,14 +33,12 @@ export type Plan =
 export type Admitted = Extract<Plan, { kind: "admit" }>;
 
 /** The Cedar policies' decision about a call with valid arguments, as the plan's refusal or what it admits. */
-async function policyDecision(access: Access, definition: ToolDefinition, group: string, args: Record<string, unknown>) {
+async function policyDecision(access: Access, definition: ToolDefinition, group: string, args: Record<string, unknown>, applicable: Applicable) {
   const { agent, role } = access;
   const root = workspaceRootOf(role, agent);
   const tool = definition.function.name;
-  const principal = principalOf(agent, role);
-  const applicable = policyIndex(access.policies).applicable(tool, group, principal);
   try {
-    const { decision, facts } = await decideCall({ principal, definition, group, args, root, revision: access.revision, applicable });
+    const { decision, facts } = await decideCall({ principal: principalOf(agent, role), definition, group, args, root, revision: access.revision, applicable });
     if (decision.effect !== "deny") return { decision };
     const deciding = decision.policies.flatMap((id) => access.policies.get(id) ?? []);
     return { decision, error: policyDenied(tool, deciding, facts, root) };
@@ -51,10 +50,10 @@ async function policyDecision(access: Access, definition: ToolDefinition, group:
 
 type Refused = Extract<Plan, { kind: "refuse" }>;
 
-/** What planning knows so far: the access decision, then the validated arguments, the policies' decision, the executor. */
-type Planning = { access: Access; tool: string; allowed: Allowed; args: Record<string, unknown>; decision?: PolicyDecision; executor?: Executor };
+/** What planning knows so far: the access decision, then the validated arguments, then the executor. */
+type Planning = { access: Access; tool: string; allowed: Allowed; args: Record<string, unknown>; executor?: Executor };
 
-/** The checks after decide() that need no write, in the guard's order; each refuses or moves the planning on. */
+/** The checks after decide() that need no write and no policy, in the guard's order; each refuses or moves the planning on. */
 const PLAN_STEPS: ReadonlyArray<{ check: string; run: (planning: Planning) => Promise<Planning | Refused> | Planning | Refused }> = [
   {
     check: "the arguments match the tool's JSON Schema",
@@ -67,27 +66,31 @@ const PLAN_STEPS: ReadonlyArray<{ check: string; run: (planning: Planning) => Pr
     },
   },
   {
-    check: "the policies about the arguments do not deny the call",
-    run: async (planning) => {
-      const group = planning.allowed.group.id;
-      const decided = await policyDecision(planning.access, planning.allowed.definition, group, planning.args);
-      if (decided.error) return { kind: "refuse", error: decided.error, group, ...(decided.decision ? { decision: decided.decision } : {}) };
-      return { ...planning, decision: decided.decision };
-    },
-  },
-  {
     check: "something runs the tool",
     run: (planning) => {
       const { allowed, tool } = planning;
       const executor = allowed.group.executor;
-      if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, allowed.group.id), group: allowed.group.id, ...(planning.decision ? { decision: planning.decision } : {}) };
+      if (!executor) return { kind: "refuse", error: refusal.noExecutor(tool, allowed.group.id), group: allowed.group.id };
       return { ...planning, executor };
     },
   },
 ];
 
-/** Every check that needs no write, in the design's order: decide() (which also decides what is listed), then PLAN_STEPS. */
-export async function plan(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Promise<Plan> {
+/**
+ * A call that passed every check but the last, the policies about its arguments: `decide()` asks them. The guard asks
+ * while its admission's first requests travel when some policy applies (Cedar's time then overlaps the round trip).
+ */
+export type Prepared = {
+  kind: "prepared";
+  args: Record<string, unknown>;
+  policy: EffectivePolicy;
+  /** Some policy applies to the call: its answer takes Cedar's time. With none, the answer is known at once. */
+  asksPolicies: boolean;
+  decide(): Promise<Plan>;
+};
+
+/** Every check that needs no write, in the design's order: decide() (which also decides what is listed), PLAN_STEPS, then the policies. */
+export async function prepare(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Promise<Refused | Prepared> {
   const allowed = decide(access, tool);
   if (!allowed.allowed) return { kind: "refuse", error: allowed.error, group: allowed.group };
   let planning: Planning = { access, tool, allowed, args };
@@ -96,12 +99,29 @@ export async function plan(access: Access, tool: string, args: Record<string, un
     if ("kind" in next) return next;
     planning = next;
   }
-  const { policy } = allowed;
+  const { policy, definition } = allowed;
+  const group = allowed.group.id;
   const executor = planning.executor!;
-  const decision = planning.decision!;
+  const applicable = policyIndex(access.policies).applicable(tool, group, principalOf(access.agent, access.role));
   const timeoutMs = policy.timeoutMs ?? (executor.type === "http" || executor.type === "mcp" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
-  const confirm = decision.effect === "ask" || (decision.effect !== "allow" && needsConfirmation(policy));
-  return { kind: "admit", group: allowed.group.id, executor, args: planning.args, policy, timeoutMs, decision, confirm };
+  return {
+    kind: "prepared",
+    args: planning.args,
+    policy,
+    asksPolicies: applicable.enforce.length > 0 || applicable.logOnly.length > 0,
+    decide: async () => {
+      const { decision, error } = await policyDecision(access, definition, group, planning.args, applicable);
+      if (error) return { kind: "refuse", error, group, ...(decision ? { decision } : {}) };
+      const confirm = decision.effect === "ask" || (decision.effect !== "allow" && needsConfirmation(policy));
+      return { kind: "admit", group, executor, args: planning.args, policy, timeoutMs, decision, confirm };
+    },
+  };
+}
+
+/** The whole plan at once: every check that needs no write, the policies' answer included. */
+export async function plan(access: Access, tool: string, args: Record<string, unknown>, settings: Pick<GuardSettings, "defaultTimeoutMs">): Promise<Plan> {
+  const prepared = await prepare(access, tool, args, settings);
+  return prepared.kind === "refuse" ? prepared : prepared.decide();
 }
 
 /** How the call lifecycle sees an admitted plan: what it waits for and how long it may run. */
