@@ -14,10 +14,10 @@ const WARMUP = 500;
 const MEASURED = 5_000;
 
 /** Who the bench's caller is, so that the layers of its policies apply to it (and those of another agent do not). */
-export type Caller = { agentId: string; roleId: string; roleName: string; department: string };
+export type Caller = { agentId: string; roleId: string; roleName: string; department: string; otherAgentId: string };
 
 /** Five policies per tool: system, the caller's department, role and agent, and another agent's (which never applies). */
-const SCOPES = (caller: Caller) => ["system", `department:${caller.department}`, `role:${caller.roleId}`, `agent:${caller.agentId}`, "agent:someone_else"];
+const SCOPES = (caller: Caller) => ["system", `department:${caller.department}`, `role:${caller.roleId}`, `agent:${caller.agentId}`, `agent:${caller.otherAgentId}`];
 
 /** The bench's tool names: `first`, then tools named after it. */
 export const policyToolNames = (first: string) => [first, ...Array.from({ length: POLICY_TOOLS - 1 }, (_, n) => `${first}_${n + 1}`)];
@@ -40,7 +40,7 @@ const definition = (name: string): ToolDefinition => ({
 
 /** policy_decision_p50_us/_p99_us: the guard's decision about one call with 200 policies stored, given to Cedar only those that apply. */
 export async function benchPolicyDecisions(out: (name: string, value: string | number) => void) {
-  const caller: Caller = { agentId: "agt_bench", roleId: "rol_bench", roleName: "bench", department: "bench" };
+  const caller: Caller = { agentId: "agt_bench", roleId: "rol_bench", roleName: "bench", department: "bench", otherAgentId: "agt_other" };
   const tools = policyToolNames("bench_echo");
   const stored: StoredPolicy[] = [];
   for (const { id, input } of benchPolicyInputs(tools, caller)) {

@@ -269,7 +269,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     body: { description: "More tools for the bench's policies to name.", executor: { type: "http", url: `${executor.url}/run` }, tools: [...policyTools.slice(1), "bench_plain"].map(toolOf) },
   });
   await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http", "bench_policies"] } });
-  const benchPolicies = benchPolicyInputs(policyTools, { agentId: agent.id, roleId: role.id, roleName: role.name, department: "bench" });
+  const other = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-other-agent", department: "bench" } });
+  const benchPolicies = benchPolicyInputs(policyTools, { agentId: agent.id, roleId: role.id, roleName: role.name, department: "bench", otherAgentId: other.agent.id });
   for (const { id, input } of benchPolicies) await api.json("PUT", `/policies/${id}`, 201, { ...admin, body: input });
   const phase = { policed: [] as number[], policedFloor: [] as number[], plain: [] as number[], plainFloor: [] as number[], direct: [] as number[], policedApp: [] as number[], plainApp: [] as number[] };
   const inApp = async (tool: string, into: number[]) => {

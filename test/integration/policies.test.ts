@@ -248,6 +248,8 @@ test("PUT /policies/:id - bad input is a 400 with a stable code (never a 500), a
     { what: "more than 64 KiB of Cedar", body: { scope: "system", cedar: padded(64 * 1024 + 1) }, code: "invalid_policy", problem: /64 KiB/ },
     { what: "a scope of no known kind", body: { scope: "team:ops", cedar: valid }, code: "invalid_policy" },
     { what: "an empty department scope", body: { scope: "department:", cedar: valid }, code: "invalid_policy" },
+    { what: "a role scope naming no role", body: { scope: "role:rol_no_such_role", cedar: valid }, code: "invalid_policy", problem: /names no role.*rol_no_such_role/ },
+    { what: "an agent scope naming no agent", body: { scope: "agent:agt_no_such_agent", rule: { tool: names.crud, argument: "target", match: "*", effect: "deny" } }, code: "invalid_policy", problem: /names no agent.*agt_no_such_agent/ },
     { what: "an unknown mode", body: { scope: "system", mode: "sometimes", cedar: valid }, code: "invalid_policy" },
     { what: "an unknown effect (rule)", body: { scope: "system", rule: { tool: names.crud, argument: "target", match: "*", effect: "maybe" } }, code: "invalid_policy" },
     { what: "both cedar and a rule", body: { scope: "system", cedar: valid, rule: { tool: names.crud, argument: "target", match: "*", effect: "deny" } }, code: "invalid_policy" },
@@ -269,7 +271,7 @@ test("PUT /policies/:id - bad input is a 400 with a stable code (never a 500), a
 
   const exactly64KiB = unique("just-fits");
   expect(Buffer.byteLength(padded(64 * 1024))).toBe(64 * 1024);
-  await putPolicy(exactly64KiB, { scope: "agent:nobody", cedar: padded(64 * 1024) });
+  await putPolicy(exactly64KiB, { scope: "department:nobody-yet", cedar: padded(64 * 1024) });
   await deletePolicy(exactly64KiB);
 });
 
@@ -278,7 +280,7 @@ test("PUT /policies/:id - the 1,001st policy is 409 too_many_policies; replacing
   const admin = api(own);
   const shipped = (await admin("GET", "/policies")).body.policies.length;
   const ids = Array.from({ length: 1000 - shipped }, (_, n) => `bulk-${n}`);
-  const body = (id: string) => ({ scope: `agent:${id}`, cedar: `forbid (principal, action == Action::"read_file", resource) when { context.path like "/bulk/${id}/*" };` });
+  const body = (id: string) => ({ scope: `department:${id}`, cedar: `forbid (principal, action == Action::"read_file", resource) when { context.path like "/bulk/${id}/*" };` });
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {

@@ -1,5 +1,6 @@
 import type { Principal } from "./principal";
 import type { StoredPolicy } from "./schema";
+import { scopeOf } from "./scope";
 
 /** Who is calling, as policy scopes name them. */
 export type Caller = Pick<Principal, "agentId" | "roleId" | "department">;
@@ -14,14 +15,11 @@ const MAX_ANSWERS = 10_000;
 const readsArguments = (policy: StoredPolicy) => policy.reads.context === "all" || policy.reads.context.length > 0;
 
 const inScope = (policy: StoredPolicy, caller: Caller) => {
-  const { scope } = policy;
-  if (scope === "system") return true;
-  const at = scope.indexOf(":");
-  const kind = scope.slice(0, at);
-  const name = scope.slice(at + 1);
-  if (kind === "department") return caller.department === name;
-  if (kind === "role") return caller.roleId === name;
-  return caller.agentId === name;
+  const scope = scopeOf(policy.scope);
+  if (scope.kind === "system") return true;
+  if (scope.kind === "department") return caller.department === scope.name;
+  if (scope.kind === "role") return caller.roleId === scope.name;
+  return caller.agentId === scope.name;
 };
 
 /**

@@ -10,6 +10,7 @@ import { readPolicy } from "./cedar/read";
 import type { PolicyProblem, ReadPolicy } from "./cedar/read";
 import { validateAgainstCatalog } from "./cedar/validate";
 import { compileRule } from "./short-rule";
+import { scopeProblem } from "./scope";
 import { MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";
 import type { PolicyInput, StoredPolicy } from "./schema";
 
@@ -41,7 +42,12 @@ const versionConflict = (id: string, expected: number, current: number | undefin
 /** What a draft policy would be: its Cedar text (compiled from a short rule), what Cedar reads in it, and its problems against the catalog. */
 export type Checked = { cedar: string; read?: ReadPolicy; problems: PolicyProblem[] };
 
-export async function checkPolicy(manager: ToolGroupManager, id: string, input: PolicyInput): Promise<Checked> {
+/** What a policy is checked against: the catalog, and the store for the role or agent its scope names. */
+export type CheckGround = { db: Db; manager: ToolGroupManager };
+
+export async function checkPolicy({ db, manager }: CheckGround, id: string, input: PolicyInput): Promise<Checked> {
+  const scoped = await scopeProblem(db, input.scope);
+  if (scoped) return { cedar: "", problems: [scoped] };
   let cedar: string;
   if ("rule" in input) {
     const compiled = compileRule(input.rule, manager.findTool(input.rule.tool)?.definition);
@@ -102,7 +108,9 @@ const sameText = (stored: StoredPolicy, input: PolicyInput) => ("rule" in input 
  * A policy saved again with its text unchanged (to switch its mode, or change its description) is not checked against
  * the catalog again: one a catalog change made invalid keeps failing closed, and can still be made log-only.
  */
-async function unchanged(stored: StoredPolicy): Promise<Checked> {
+async function unchanged(db: Db, stored: StoredPolicy, input: PolicyInput): Promise<Checked> {
+  const scoped = input.scope === stored.scope ? undefined : await scopeProblem(db, input.scope);
+  if (scoped) return { cedar: stored.cedar, problems: [scoped] };
   const read = await readPolicy(stored.cedar);
   return read.ok ? { cedar: stored.cedar, read: read.read, problems: [] } : { cedar: stored.cedar, problems: read.problems };
 }
@@ -116,7 +124,8 @@ export type PutPolicy = { id: string; input: PolicyInput; ifMatch: number | unde
 export async function putPolicy(db: Db, catalog: Catalog, events: EventPublisher, put: PutPolicy): Promise<{ created: boolean; policy: PolicyView }> {
   const snapshot = await catalog.snapshot();
   const existing = snapshot.policies.get(put.id);
-  const checked = existing && sameText(existing, put.input) ? await unchanged(existing) : await checkPolicy(snapshot.manager, put.id, put.input);
+  const checked =
+    existing && sameText(existing, put.input) ? await unchanged(db, existing, put.input) : await checkPolicy({ db, manager: snapshot.manager }, put.id, put.input);
   if (!checked.read || checked.problems.length) throw invalid(checked.problems, checked.cedar || undefined);
   const { read, cedar } = checked;
   const stored = await catalog.change((_manager, current) => {

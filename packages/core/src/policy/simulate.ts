@@ -39,13 +39,13 @@ export type Simulation = {
 };
 
 /** The policies as they would be with the draft applied: puts checked against the catalog (a problem is a 400), deletes of existing ones. */
-async function draftPolicies(snapshot: CatalogSnapshot, input: SimulationInput, now: string): Promise<Map<string, StoredPolicy>> {
+async function draftPolicies(db: Db, snapshot: CatalogSnapshot, input: SimulationInput, now: string): Promise<Map<string, StoredPolicy>> {
   const policies = new Map(snapshot.policies);
   for (const id of input.delete ?? []) {
     if (!policies.delete(id)) throw policyError("invalid_simulation", `The draft deletes "${id}", which is not a policy.`, { policyId: id });
   }
   for (const { id, ...draft } of input.put ?? []) {
-    const checked = await checkPolicy(snapshot.manager, id, draft);
+    const checked = await checkPolicy({ db, manager: snapshot.manager }, id, draft);
     if (!checked.read || checked.problems.length)
       throw policyError("invalid_policy", `The draft policy "${id}" is not valid: ${checked.problems.map((problem) => problem.message).join("; ")}`, {
         policyId: id,
@@ -69,7 +69,7 @@ const replayable = (record: CallRecord) =>
  * whose arguments were cut short is not replayed.
  */
 export async function simulate(db: Db, snapshot: CatalogSnapshot, input: SimulationInput, now: Date, retentionDays: number): Promise<Simulation> {
-  const draft = new PolicyIndex((await draftPolicies(snapshot, input, now.toISOString())).values());
+  const draft = new PolicyIndex((await draftPolicies(db, snapshot, input, now.toISOString())).values());
   const current = new PolicyIndex(snapshot.policies.values());
   const calls = await recentCalls(db, now.getTime() - retentionDays * 86_400_000, input.limit);
   const agents = new Map<string, Promise<Agent | undefined>>();

@@ -25,7 +25,7 @@ export const policies = new Hono<Env>()
   .on(method(R.validate), path(R.validate), requireAdmin, json(Draft, "invalid_policy", "The policy"), async (c) => {
     const draft = c.req.valid("json");
     const snapshot = await c.get("toolgate").catalog.snapshot();
-    const checked = await Policy.checkPolicy(snapshot.manager, draft.id ?? "draft", draft);
+    const checked = await Policy.checkPolicy({ db: c.get("toolgate").db, manager: snapshot.manager }, draft.id ?? "draft", draft);
     return c.json({ valid: checked.problems.length === 0, ...(checked.read ? { effect: checked.read.effect } : {}), cedar: checked.cedar, problems: checked.problems });
   })
   .on(method(R.simulate), path(R.simulate), requireAdmin, json(Policy.SimulationInput, "invalid_simulation", "The simulation"), async (c) => {
