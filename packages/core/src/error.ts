@@ -1,8 +1,11 @@
 export type ErrorDetails = Record<string, unknown>;
 
+/** Every status toolgate answers a refusal or a failure with. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 429 | 500 | 501 | 502 | 503 | 504;
+
 export class ToolgateError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 429 | 501 | 502 | 503 | 504,
+    readonly status: ErrorStatus,
     readonly code: string,
     message: string,
     readonly details: ErrorDetails = {},
@@ -17,21 +20,38 @@ export class ToolgateError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: ErrorDetails) =>
-  new ToolgateError(400, code, message, details);
-export const notFound = (code: string, message: string, details?: ErrorDetails) =>
-  new ToolgateError(404, code, message, details);
-export const conflict = (code: string, message: string, details?: ErrorDetails) =>
-  new ToolgateError(409, code, message, details);
-export const forbidden = (code: string, message: string, details?: ErrorDetails) =>
-  new ToolgateError(403, code, message, details);
+/** An area's catalog of error codes, each with the one status it is sent with. */
+export type ErrorCatalog = Readonly<Record<string, ErrorStatus>>;
+
+/**
+ * The constructor of an area's errors: it takes only the catalog's codes and gives each the catalog's status, so the
+ * errors an area sends and the lists OpenAPI documents are made from the same catalog.
+ */
+export const errorCatalog =
+  <C extends ErrorCatalog>(catalog: C) =>
+  (code: keyof C & string, message: string, details?: ErrorDetails, options?: { cause?: unknown }) =>
+    new ToolgateError(catalog[code]!, code, message, details, options);
+
+/** What any area may answer: a page's cursor, a change's version, JSON nested too deep, and the store's contention and failures. */
+export const COMMON_ERRORS = {
+  invalid_cursor: 400,
+  invalid_if_match: 400,
+  json_too_deep: 400,
+  version_conflict: 412,
+  busy: 503,
+  store_unavailable: 503,
+} as const;
+
+export const commonError = errorCatalog(COMMON_ERRORS);
+
+export const invalidCursor = () => commonError("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
 
 /** A refusal the caller can act on (4xx); 5xx errors are failures of toolgate or what it depends on. */
 export const isRefusal = (error: unknown): error is ToolgateError => error instanceof ToolgateError && error.status < 500;
 
 /** Other writers kept winning the race for the same data until the deadline passed. */
 export const busy = () =>
-  new ToolgateError(503, "busy", "Other changes to the same data kept getting there first, so this one was not applied; retry in a moment.", {
+  commonError("busy", "Other changes to the same data kept getting there first, so this one was not applied; retry in a moment.", {
     retryAfterSeconds: 1,
     recoverable: true,
   });
@@ -46,8 +66,7 @@ export class StoreUnavailableError extends Error {
 
 /** How a caller hears that the store is unavailable; nothing was half-written. */
 export const storeUnavailable = (cause?: unknown) =>
-  new ToolgateError(
-    503,
+  commonError(
     "store_unavailable",
     "toolgate's database is not answering right now, so the request was not completed; retry in a moment.",
     { retryAfterSeconds: 2 },

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import * as z from "zod";
 import { AgentInput } from "./agent/schema";
+import { CALL_ERRORS } from "./call/errors";
 import { CallRequest } from "./call/schema";
 import { ToolgateError } from "./error";
 import { GroupInput } from "./group/schema";
@@ -16,9 +17,11 @@ const group = (extra: Record<string, unknown>) => ({ description: "A group.", to
 /** The paging query of the execution API: `?limit=` arrives as a string. */
 const PageQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: z.string().min(1).optional() });
 
+const THING_ERRORS = { invalid_thing: 400 } as const;
+
 function rejection(schema: z.ZodType, input: unknown): { message: string; details: Issue[] } {
   try {
-    parseOr(schema, input, "invalid_thing", "The thing");
+    parseOr(schema, input, THING_ERRORS, "invalid_thing", "The thing");
   } catch (error) {
     if (!(error instanceof ToolgateError)) throw error;
     return { message: error.message, details: error.details.details as Issue[] };
@@ -97,8 +100,8 @@ test("parseOr - the message names what was parsed and lists the details", () => 
 });
 
 test("parseOr - a valid input is returned parsed, defaults and coercion applied", () => {
-  expect(parseOr(PageQuery, { limit: "5" }, "invalid_query", "The query string")).toEqual({ limit: 5 });
-  expect(parseOr(CallRequest, { tool: "x" }, "invalid_request", "The call")).toEqual({ tool: "x", arguments: {} });
+  expect(parseOr(PageQuery, { limit: "5" }, THING_ERRORS, "invalid_thing", "The query string")).toEqual({ limit: 5 });
+  expect(parseOr(CallRequest, { tool: "x" }, CALL_ERRORS, "invalid_request", "The call")).toEqual({ tool: "x", arguments: {} });
 });
 
 test("parseOr - the rejected value never appears in a message", () => {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { badRequest } from "./error";
+import { errorCatalog } from "./error";
+import type { ErrorCatalog } from "./error";
 
 export type Issue = { path: string; message: string };
 
@@ -248,10 +249,10 @@ export const summarise = (issues: Issue[]) =>
     .map((i) => `${i.path}: ${i.message}`)
     .join("; ") + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : "");
 
-/** Parses input with a schema, turning a failure into a 400 with the given code and per-field details in plain English. */
-export function parseOr<S extends z.ZodType>(schema: S, input: unknown, code: string, what: string): z.output<S> {
+/** Parses input with a schema, turning a failure into the catalog's error of that code, with per-field details in plain English. */
+export function parseOr<S extends z.ZodType, C extends ErrorCatalog>(schema: S, input: unknown, catalog: C, code: keyof C & string, what: string): z.output<S> {
   const result = safeParseHuman(schema, input);
   if (result.success) return result.data;
   const details = describeIssues(result.error);
-  throw badRequest(code, `${what} is not valid: ${summarise(details)}.`, { details });
+  throw errorCatalog(catalog)(code, `${what} is not valid: ${summarise(details)}.`, { details });
 }

@@ -1,7 +1,7 @@
-import { forbidden } from "../error";
 import type { ToolgateError } from "../error";
 import { ROOT_AGENT_ID } from "../agent/schema";
 import { usesAllGroups } from "../role/schema";
+import { accessError } from "./errors";
 import type { Access } from "./index";
 
 export type Grant = { kind: "create_role" | "spawn_agent"; toolGroups: string[] | null };
@@ -9,7 +9,7 @@ export type Grant = { kind: "create_role" | "spawn_agent"; toolGroups: string[] 
 const listed = (groups: readonly string[]) => (groups.length ? groups.join(", ") : "none");
 
 const refuse = (message: string, groups: string[], grantable: string[]) =>
-  forbidden("cannot_grant_groups", message, { groups, grantable, recoverable: true });
+  accessError("cannot_grant_groups", message, { groups, grantable, recoverable: true });
 
 /**
  * Whether an agent may hand these tool groups to a role (creating it, or spawning an agent into it).

@@ -1,6 +1,6 @@
-import { forbidden, notFound } from "../error";
 import type { ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
+import { accessError } from "./errors";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import type { Group } from "../group/schema";
@@ -24,6 +24,8 @@ import type { TokenCounter } from "../tool/tokens";
 import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
 
 /** What one agent may see and call, decided from its role, its own attributes and the catalog with its policy overrides. */
+export { ACCESS_ERRORS, accessError } from "./errors";
+
 export type Access = {
   agent: Agent;
   role: Role;
@@ -57,7 +59,7 @@ export type View = { access: Access; version: number; fresh: boolean };
 
 export type ViewDeps = { db: Db; catalog: Catalog; roles: RoleCache };
 
-export const roleGone = (roleId: string) => forbidden("role_not_found", `The agent's role "${roleId}" no longer exists, so it has no tools.`);
+export const roleGone = (roleId: string) => accessError("role_not_found", `The agent's role "${roleId}" no longer exists, so it has no tools.`);
 
 export const viewOf = (agent: Agent, role: Role, snapshot: CatalogSnapshot, fresh: boolean): View => ({
   access: accessOf(agent, role, snapshot),
@@ -108,17 +110,17 @@ export async function loadView(deps: ViewDeps, agent: Agent, mode: "cached" | "f
 }
 
 export const refusals = {
-  unknown: (tool: string) => notFound("unknown_tool", `There is no tool named "${tool}".`, { toolName: tool, recoverable: false }),
+  unknown: (tool: string) => accessError("unknown_tool", `There is no tool named "${tool}".`, { toolName: tool, recoverable: false }),
   notAvailable: (tool: string, role: Role, group: string) =>
-    forbidden(
+    accessError(
       "tool_not_available",
       `The tool "${tool}" is not available to the role "${role.name}": its group "${group}" is not one of the role's tool groups.`,
       { toolName: tool, recoverable: false },
     ),
   disabled: (tool: string) =>
-    forbidden("tool_disabled", `The tool "${tool}" has been disabled by an administrator.`, { toolName: tool, recoverable: false }),
+    accessError("tool_disabled", `The tool "${tool}" has been disabled by an administrator.`, { toolName: tool, recoverable: false }),
   permission: (tool: string, reason: string) =>
-    forbidden("permission_denied", `You may not use the tool "${tool}": ${reason}.`, { toolName: tool, reason, recoverable: false }),
+    accessError("permission_denied", `You may not use the tool "${tool}": ${reason}.`, { toolName: tool, reason, recoverable: false }),
 };
 
 const groupSets = new WeakMap<readonly string[], ReadonlySet<string>>();

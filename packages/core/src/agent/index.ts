@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { AGAIN, uncontended, untilSettled } from "../contention";
-import { badRequest, conflict, notFound, ToolgateError } from "../error";
+import { invalidCursor, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { getAgent, insertAgent, listAgents, readAgent, replaceAgent } from "../dynamo/agents";
 import type { AgentFilter } from "../dynamo/agents";
@@ -15,24 +15,26 @@ import type { Role } from "../role/schema";
 import { isWithin } from "../policy/facts/path";
 import type { AgentCache } from "./cache";
 import { Agent, ROOT_AGENT_ID } from "./schema";
-import { cancelWaitingCalls, invalidCursor } from "../call/index";
+import { cancelWaitingCalls } from "../call/index";
+import { AGENT_ERRORS, agentError } from "./errors";
 import type { AgentInput } from "./schema";
 import type { TokenSigner } from "./token";
 
 export { Agent, AgentInput, AgentListQuery, ROOT_AGENT_ID, publicAgent } from "./schema";
 export type { PublicAgent } from "./schema";
 export { AgentCache } from "./cache";
+export { AGENT_ERRORS, agentError } from "./errors";
 export { TokenSigner } from "./token";
 
 export type IssuedAgent = { agent: Agent; token: string };
 
-const noRoleToBind = (roleId: string) => badRequest("role_not_found", `There is no role with id "${roleId}" to bind the agent to.`);
+const noRoleToBind = (roleId: string) => agentError("role_not_found", `There is no role with id "${roleId}" to bind the agent to.`);
 
 /** An agent's own workspace root, which must lie inside its role's (when the role has one). */
 function narrowedRoot(role: Role, root: string | undefined): string | null {
   if (root === undefined) return null;
   if (role.workspaceRoot !== null && !isWithin(role.workspaceRoot, root))
-    throw badRequest("workspace_root_outside_role", `The agent's workspace root "${root}" must lie inside its role's workspace root "${role.workspaceRoot}".`, {
+    throw agentError("workspace_root_outside_role", `The agent's workspace root "${root}" must lie inside its role's workspace root "${role.workspaceRoot}".`, {
       workspaceRoot: role.workspaceRoot,
     });
   return root;
@@ -60,19 +62,21 @@ export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, cr
   return { agent, token };
 }
 
+const agentNotFound = (id: string) => agentError("agent_not_found", `There is no agent "${id}".`);
+
 export async function get(db: Db, id: string): Promise<Agent> {
   const agent = await getAgent(db, id);
-  if (!agent) throw notFound("agent_not_found", `There is no agent "${id}".`);
+  if (!agent) throw agentNotFound(id);
   return agent;
 }
 
-const terminatedAlready = (id: string, what: string) => conflict("agent_terminated", `The agent "${id}" is terminated${what}.`);
+const terminatedAlready = (id: string, what: string) => agentError("agent_terminated", `The agent "${id}" is terminated${what}.`);
 
 /** Changes an active agent (and the guard's copy of its token state) from what was read, reading again only if it moved meanwhile. */
 async function changeActive(db: Db, id: string, change: (agent: Agent) => Agent, ifTerminated: string): Promise<Agent> {
   let current = await readAgent(db, id);
   return untilSettled(db.contentionDeadlineMs, async () => {
-    if (!current) throw notFound("agent_not_found", `There is no agent "${id}".`);
+    if (!current) throw agentNotFound(id);
     if (current.agent.status !== "active") throw terminatedAlready(id, ifTerminated);
     const replaced = await replaceAgent(db, current, change(current.agent));
     if (replaced.kind === "ok") return replaced.agent;
@@ -91,7 +95,7 @@ const isTerminatedAlready = (error: unknown) => error instanceof ToolgateError &
  * by the next request to terminate the agent, which is still refused as already done.
  */
 export async function terminate(db: Db, id: string, now: string, resultWaitMs: number, events: EventPublisher = noEvents): Promise<Termination> {
-  if (id === ROOT_AGENT_ID) throw conflict("root_agent_fixed", "The root agent cannot be terminated.");
+  if (id === ROOT_AGENT_ID) throw agentError("root_agent_fixed", "The root agent cannot be terminated.");
   const agent = await changeActive(db, id, (current) => ({ ...current, status: "terminated", terminatedAt: now }), " already").catch(async (error: unknown) => {
     if (isTerminatedAlready(error)) await cancelWaitingCalls(db, id, new Date(now), resultWaitMs);
     throw error;
@@ -137,12 +141,11 @@ export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent };
 export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminDigest: Buffer };
 
 export const digest = (value: string) => createHash("sha256").update(value).digest();
-const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
 
 /** A token that is the agent's own, refused because the agent is terminated: the refusal still says whose token it was. */
 export class AgentTerminatedError extends ToolgateError {
   constructor(readonly agent: Agent) {
-    super(403, "forbidden", `The agent "${agent.id}" is terminated.`);
+    super(AGENT_ERRORS.forbidden, "forbidden", `The agent "${agent.id}" is terminated.`);
   }
 }
 
@@ -154,9 +157,9 @@ export class AgentTerminatedError extends ToolgateError {
 export async function authenticate(deps: AuthDeps, token: string, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
   if (timingSafeEqual(digest(token), deps.adminDigest)) return { kind: "admin" };
   const claims = await deps.tokens.verify(token);
-  if (!claims) throw unauthenticated("The token is not valid.");
+  if (!claims) throw agentError("unauthenticated", "The token is not valid.");
   const agent = options.cachedAgent ? await deps.agents.get(claims.agentId, claims.tokenVersion) : await deps.agents.refresh(claims.agentId);
-  if (!agent || agent.tokenVersion !== claims.tokenVersion) throw unauthenticated("The token has been revoked.");
+  if (!agent || agent.tokenVersion !== claims.tokenVersion) throw agentError("unauthenticated", "The token has been revoked.");
   if (agent.status !== "active") throw new AgentTerminatedError(agent);
   return { kind: "agent", agent };
 }

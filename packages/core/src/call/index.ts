@@ -1,16 +1,16 @@
-import { badRequest, notFound } from "../error";
+import { invalidCursor } from "../error";
 import { getItems, itemAt } from "../dynamo/batch";
 import { getCall, listAwaitingCalls, listCalls } from "../dynamo/calls";
 import type { CallFilter } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { Keys } from "../dynamo/keys";
+import { callNotFound } from "./errors";
 import type { CallRecord, QueuedCall } from "./schema";
 
 export { ApprovalQueueQuery, CallHistoryQuery, CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery, QueuedCall } from "./schema";
 export { PENDING_STATUSES, transitions } from "./lifecycle";
 export { cancelWaitingCalls } from "./cancel";
-
-export const invalidCursor = () => badRequest("invalid_cursor", "The cursor is not one this list handed out; start again without it.");
+export { CALL_ERRORS, callError, callNotFound } from "./errors";
 
 export async function history(db: Db, agentId: string, filter: CallFilter, limit: number, cursor: string | undefined) {
   const page = await listCalls(db, agentId, filter, limit, cursor);
@@ -20,7 +20,7 @@ export async function history(db: Db, agentId: string, filter: CallFilter, limit
 
 export async function get(db: Db, agentId: string, callId: string): Promise<CallRecord> {
   const record = await getCall(db, agentId, callId);
-  if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
+  if (!record) throw callNotFound(agentId, callId);
   return record;
 }
 

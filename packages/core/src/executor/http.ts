@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
+import { executorError } from "./errors";
 import { ToolResult } from "./schema";
 import { timedOut } from "./timeout";
 import type { Executor } from "./schema";
@@ -16,7 +17,7 @@ const POOL = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 
 const agents = { "http:": new HttpAgent(POOL), "https:": new HttpsAgent(POOL) };
 
 const failed = (url: URL, reason: string) =>
-  new ToolgateError(502, "executor_failed", `The tool's executor at ${url.origin} failed: ${reason}.`, { recoverable: false });
+  executorError("executor_failed", `The tool's executor at ${url.origin} failed: ${reason}.`, { recoverable: false });
 
 const tooLarge = (url: URL) => failed(url, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
 

@@ -1,5 +1,5 @@
-import { ToolgateError } from "../error";
 import type { ToolInfo } from "../tool/tool";
+import { executorError } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
 import type { SecretSource } from "./secrets";
@@ -7,6 +7,7 @@ import { timedOut } from "./timeout";
 import type { Executor, McpExecutor, ToolResult } from "./schema";
 
 export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
+export { EXECUTOR_ERRORS, executorError } from "./errors";
 export { defaultSecrets, environmentSecrets, linkedSecrets, SECRET_ENV_PREFIX } from "./secrets";
 export type { SecretSource } from "./secrets";
 export { nativeTools } from "./native/index";
@@ -22,12 +23,12 @@ export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretS
 export { timedOut } from "./timeout";
 
 const clientExecuted = (tool: string) =>
-  new ToolgateError(409, "client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
+  executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
 
 /** Runs a native tool until its timeout; past it the tool's signal is aborted and the call ends with tool_timeout. */
 async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number): Promise<ToolResult> {
   const tool = natives.get(call.tool);
-  if (!tool) throw new ToolgateError(501, "no_executor", `toolgate has no native implementation of "${call.tool}".`, { recoverable: false });
+  if (!tool) throw executorError("no_executor", `toolgate has no native implementation of "${call.tool}".`, { recoverable: false });
   const signal = AbortSignal.timeout(timeoutMs);
   const aborted = new Promise<never>((_, fail) => signal.addEventListener("abort", () => fail(timedOut(call.tool, timeoutMs)), { once: true }));
   return Promise.race([tool.execute({ callId: call.callId, sessionID: call.agentId, input: call.arguments, signal }), aborted]);

@@ -5,6 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { scrubText } from "../call/redact";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
+import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
 import { resolveHeaders } from "./secrets";
@@ -61,7 +62,7 @@ const reasonOf = (error: unknown) => {
 type Exchange = { url: URL; tool: string; timeoutMs: number; secrets: string[] };
 
 const failed = ({ url, secrets }: Exchange, reason: string) =>
-  new ToolgateError(502, "executor_failed", `The tool's MCP server at ${url.origin} failed: ${scrubText(reason, secrets)}.`, { recoverable: false });
+  executorError("executor_failed", `The tool's MCP server at ${url.origin} failed: ${scrubText(reason, secrets)}.`, { recoverable: false });
 
 /**
  * Runs one exchange with the upstream on the cached connection, within the deadline: past it the request is aborted

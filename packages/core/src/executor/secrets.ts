@@ -1,6 +1,7 @@
 import { Resource } from "sst";
-import { badRequest, ToolgateError } from "../error";
 import { isSecretKey } from "../call/redact";
+import { groupError } from "../group/errors";
+import { executorError } from "./errors";
 import type { ExecutorHeaders } from "./schema";
 
 /** Where named secrets come from when a call is made. Their values are never stored, returned or logged. */
@@ -55,8 +56,7 @@ export function defaultSecrets(env: NodeJS.ProcessEnv = process.env): SecretSour
 }
 
 export const missingSecret = (name: string, origin: string) =>
-  new ToolgateError(
-    502,
+  executorError(
     "executor_failed",
     `The tool's executor at ${origin} needs the secret "${name}", which toolgate does not have (set ${SECRET_ENV_PREFIX}${name}, or link an SST secret "${name}" listed in ${MODULE_SECRETS_ENV}).`,
     { secret: name, recoverable: false },
@@ -81,10 +81,10 @@ export async function resolveHeaders(headers: ExecutorHeaders | undefined, secre
 }
 
 /** A secret-looking header (Authorization, X-Api-Key, Cookie...) given as a literal would be stored: it must name a secret. */
-export function refuseLiteralSecrets(headers: ExecutorHeaders | undefined, path = "executor.headers", code = "invalid_group_def") {
+export function refuseLiteralSecrets(headers: ExecutorHeaders | undefined, path = "executor.headers", code: "invalid_group_def" | "invalid_executor" = "invalid_group_def") {
   const literal = Object.entries(headers ?? {}).filter(([name, value]) => typeof value === "string" && isSecretKey(name));
   if (literal.length === 0) return;
-  throw badRequest(
+  throw groupError(
     code,
     `The header${literal.length > 1 ? "s" : ""} ${literal.map(([name]) => `"${name}"`).join(", ")} must name a secret, e.g. { "secret": "GITHUB_TOKEN" }, so its value is never stored.`,
     { details: literal.map(([name]) => ({ path: `${path}.${name}`, message: 'must be { "secret": "<NAME>" }, not a literal value' })) },

@@ -1,4 +1,4 @@
-import { ToolgateError } from "../error";
+import { executorError } from "./errors";
 
 export const timedOut = (tool: string, timeoutMs: number) =>
-  new ToolgateError(504, "tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });
+  executorError("tool_timeout", `The tool "${tool}" did not finish within ${timeoutMs} ms.`, { timeoutMs, recoverable: true });

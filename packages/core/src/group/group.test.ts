@@ -6,6 +6,7 @@ import { GroupInput } from "./schema";
 import { summarise } from "./views";
 import { ToolGroupManager } from "./manager";
 import { parseOr } from "../validation";
+import { GROUP_ERRORS } from "./errors";
 import { parseGroupId, planRegistration } from "./register";
 
 const tool = (name: string, parameters: Record<string, unknown> = { type: "object", properties: {} }) => ({
@@ -76,7 +77,7 @@ test("HttpExecutor - refuses unknown types, keys and out-of-range timeouts", () 
 });
 
 test("GroupInput - an invalid group is invalid_group_def with a detail per problem", () => {
-  const error = thrown(() => parseOr(GroupInput, input({ tools: [tool("bad name")] }), "invalid_group_def", "The group definition"));
+  const error = thrown(() => parseOr(GroupInput, input({ tools: [tool("bad name")] }), GROUP_ERRORS, "invalid_group_def", "The group definition"));
   expect(error.status).toBe(400);
   expect(error.code).toBe("invalid_group_def");
   expect(error.details.details).toContainEqual(expect.objectContaining({ path: "tools.0.function.name" }));

@@ -1,4 +1,4 @@
-import { badRequest, conflict, ToolgateError } from "../error";
+import { ToolgateError } from "../error";
 import { loadMcp } from "../executor/load-mcp";
 import { invalidNames, toToolDefinition } from "../executor/mcp-tools";
 import { refuseLiteralSecrets } from "../executor/secrets";
@@ -8,6 +8,7 @@ import type { Db } from "../dynamo/client";
 import type { ToolDefinition } from "../tool/schema";
 import { parseOr, summarise } from "../validation";
 import type { Catalog } from "./catalog";
+import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 import { parseGroupId, registerGroup } from "./register";
 import type { RegisterOutcome } from "./register";
 import { GroupDefinition, MAX_TOOLS_PER_GROUP } from "./schema";
@@ -17,8 +18,7 @@ import type { GroupInput } from "./schema";
 export const IMPORT_TIMEOUT_MS = 15_000;
 
 const importFailed = (executor: McpExecutor, error: ToolgateError) =>
-  new ToolgateError(
-    502,
+  groupError(
     "mcp_import_failed",
     `The tools of the MCP server at ${new URL(executor.url).origin} could not be imported: ${
       error.code === "tool_timeout" ? `it did not list them within ${IMPORT_TIMEOUT_MS} ms.` : error.message
@@ -27,7 +27,7 @@ const importFailed = (executor: McpExecutor, error: ToolgateError) =>
   );
 
 const invalidImport = (executor: McpExecutor, details: { path: string; message: string }[]) =>
-  badRequest("invalid_group_def", `The tools of the MCP server at ${new URL(executor.url).origin} cannot be registered: ${summarise(details)}.`, { details });
+  groupError("invalid_group_def", `The tools of the MCP server at ${new URL(executor.url).origin} cannot be registered: ${summarise(details)}.`, { details });
 
 /** The server's tools (every page of tools/list) as toolgate tool definitions, named with the executor's prefix. */
 export async function importTools(executor: McpExecutor, secrets: SecretSource): Promise<ToolDefinition[]> {
@@ -47,10 +47,10 @@ export async function importTools(executor: McpExecutor, secrets: SecretSource):
 
 /** The group to register: given tools as they are; without tools, an MCP server's imported from it. */
 export async function withTools(input: GroupInput, secrets: SecretSource): Promise<GroupDefinition> {
-  if (input.tools !== undefined || input.executor?.type !== "mcp") return parseOr(GroupDefinition, input, "invalid_group_def", "The group definition");
+  if (input.tools !== undefined || input.executor?.type !== "mcp") return parseOr(GroupDefinition, input, GROUP_ERRORS, "invalid_group_def", "The group definition");
   refuseLiteralSecrets(input.executor.headers);
   const tools = await importTools(input.executor, secrets);
-  return parseOr(GroupDefinition, { ...input, tools }, "invalid_group_def", `The tools imported from the MCP server at ${new URL(input.executor.url).origin}`);
+  return parseOr(GroupDefinition, { ...input, tools }, GROUP_ERRORS, "invalid_group_def", `The tools imported from the MCP server at ${new URL(input.executor.url).origin}`);
 }
 
 export type RefreshOutcome = RegisterOutcome & { added: string[]; removed: string[] };
@@ -62,10 +62,10 @@ export type RefreshOutcome = RegisterOutcome & { added: string[]; removed: strin
 export async function refreshGroup(db: Db, catalog: Catalog, id: string, secrets: SecretSource, now: string): Promise<RefreshOutcome> {
   const groupId = parseGroupId(id);
   const group = (await catalog.snapshot()).manager.getGroup(groupId);
-  if (!group) throw new ToolgateError(404, "group_not_found", `There is no tool group "${groupId}".`, { groupId });
+  if (!group) throw groupNotFound(groupId);
   const executor = group.executor;
   if (executor?.type !== "mcp")
-    throw conflict("not_an_mcp_group", `The group "${groupId}" is not served by an MCP server ({ "type": "mcp" } executor), so it has no tools to import.`, { groupId });
+    throw groupError("not_an_mcp_group", `The group "${groupId}" is not served by an MCP server ({ "type": "mcp" } executor), so it has no tools to import.`, { groupId });
   const tools = await importTools(executor, secrets);
   const outcome = await registerGroup(
     db,

@@ -1,4 +1,4 @@
-import { notFound } from "../error";
+import { groupNotFound } from "./errors";
 import { totalTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import type { Group } from "./schema";
@@ -16,7 +16,7 @@ export type { GroupSummary } from "./schema";
 export type { CatalogSnapshot } from "./snapshot";
 export { groupTokens, groupView, summarise } from "./views";
 
-export const groupNotFound = (id: string) => notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+export { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 
 export function get(snapshot: CatalogSnapshot, id: string): Group {
   const group = snapshot.manager.getGroup(id);

@@ -1,8 +1,8 @@
-import { badRequest, conflict, notFound } from "../error";
 import type { CatalogItem } from "../dynamo/catalog";
 import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import type { Catalog } from "./catalog";
+import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 import type { Executor } from "../executor/schema";
 import { Group } from "./schema";
 import type { GroupDefinition } from "./schema";
@@ -25,7 +25,7 @@ export type RegisterOutcome = { group: Group; replaced: boolean; warning?: "dupl
 
 /** A group id from a request: well-formed and not one of the reserved built-in ids. */
 export function parseGroupId(id: unknown) {
-  const groupId = parseOr(Name, id, "invalid_group_def", "The group id");
+  const groupId = parseOr(Name, id, GROUP_ERRORS, "invalid_group_def", "The group id");
   if ((RESERVED_GROUP_IDS as readonly string[]).includes(groupId)) throw reserved(groupId);
   return groupId;
 }
@@ -34,7 +34,7 @@ export function parseGroupId(id: unknown) {
 function refuseMetaToolNames(id: string, input: GroupDefinition) {
   const taken = input.tools.find((tool) => isMetaTool(tool.function.name));
   if (taken)
-    throw conflict(
+    throw groupError(
       "reserved_tool_name",
       `"${taken.function.name}" is a reserved tool name: toolgate gives every agent search_tools and call_tool itself. Rename the tool (e.g. with a prefix).`,
       { toolName: taken.function.name, groupId: id },
@@ -42,7 +42,7 @@ function refuseMetaToolNames(id: string, input: GroupDefinition) {
 }
 
 const reserved = (id: string) =>
-  conflict("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
+  groupError("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
 
 /** Builds the stored group and checks it against the catalog; throws the domain error a refusal maps to. */
 export function planRegistration(
@@ -53,9 +53,9 @@ export function planRegistration(
 ): RegisterOutcome {
   const existing = manager.getGroup(id);
   if (registration.unchangedSince !== undefined && existing?.updatedAt !== registration.unchangedSince)
-    throw conflict("group_changed", `The group "${id}" changed (or was removed) while its tools were being imported; nothing was written. Refresh it again.`, { groupId: id });
+    throw groupError("group_changed", `The group "${id}" changed (or was removed) while its tools were being imported; nothing was written. Refresh it again.`, { groupId: id });
   if (input.executor?.type === "native" && registration.source !== "builtin")
-    throw badRequest("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http", "mcp" or "client".', {
+    throw groupError("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http", "mcp" or "client".', {
       details: [{ path: "executor.type", message: 'must be "http", "mcp" or "client"' }],
     });
   if (input.executor?.type === "mcp") refuseLiteralSecrets(input.executor.headers);
@@ -71,7 +71,7 @@ export function planRegistration(
   });
   const size = Buffer.byteLength(JSON.stringify(group), "utf8");
   if (size > MAX_GROUP_BYTES)
-    throw badRequest("invalid_group_def", `The group definition is ${Math.ceil(size / 1024)} KiB; a group can be at most ${MAX_GROUP_BYTES / 1024} KiB. Split it or shorten its descriptions and schemas.`, {
+    throw groupError("invalid_group_def", `The group definition is ${Math.ceil(size / 1024)} KiB; a group can be at most ${MAX_GROUP_BYTES / 1024} KiB. Split it or shorten its descriptions and schemas.`, {
       details: [{ path: "tools", message: `the group is ${Math.ceil(size / 1024)} KiB, over the ${MAX_GROUP_BYTES / 1024} KiB limit` }],
     });
   const replacing = registration.replacing && manager.getGroup(registration.replacing)?.module === registration.module ? registration.replacing : undefined;
@@ -79,7 +79,7 @@ export function planRegistration(
   if (!checked.ok && checked.error === "reserved_group_id")
     throw reserved(id);
   if (!checked.ok)
-    throw conflict(
+    throw groupError(
       "tool_name_conflict",
       `The tool "${checked.toolName}" already belongs to the group "${checked.owner}"; a tool name can belong to only one group.`,
       { toolName: checked.toolName, ownerGroup: checked.owner, groupId: id },
@@ -90,7 +90,7 @@ export function planRegistration(
 /** Refuses (invalid_group_def) tools whose parameters are not a valid JSON Schema. */
 async function checkSchemas(input: GroupDefinition) {
   const details = await jsonSchemaProblems(input.tools);
-  if (details.length) throw badRequest("invalid_group_def", `The group definition is not valid: ${summarise(details)}.`, { details });
+  if (details.length) throw groupError("invalid_group_def", `The group definition is not valid: ${summarise(details)}.`, { details });
 }
 
 export async function registerGroup(
@@ -114,8 +114,8 @@ export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<G
   return catalog.change((manager) => {
     const group = manager.getGroup(id);
     if (manager.isReserved(id))
-      throw conflict("reserved_group_id", `"${id}" is a reserved built-in group and cannot be removed.`, { groupId: id });
-    if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+      throw groupError("reserved_group_id", `"${id}" is a reserved built-in group and cannot be removed.`, { groupId: id });
+    if (!group) throw groupNotFound(id);
     return { items: [deleteGroupItem(db, id)], result: group };
   });
 }
@@ -124,9 +124,9 @@ export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<G
 export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Executor, now: string): Promise<Group> {
   return catalog.change((manager) => {
     const group = manager.getGroup(id);
-    if (!group) throw notFound("group_not_found", `There is no tool group "${id}".`, { groupId: id });
+    if (!group) throw groupNotFound(id);
     if (executor.type === "native" && !NATIVE_GROUP_IDS.includes(id))
-      throw badRequest("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
+      throw groupError("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
     if (executor.type === "mcp") refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });
     return { items: [putGroupItem(db, updated)], result: updated };

@@ -5,10 +5,13 @@ import { redactArguments, storedResult } from "../call/redact";
 import type { ClientResult } from "../call/schema";
 import type { CallRecord } from "../call/schema";
 import { uncontended } from "../contention";
-import { conflict, notFound, ToolgateError } from "../error";
+import type { ToolgateError } from "../error";
 import { applyTransition, applyWhileAgentActive, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { PendingCall } from "../dynamo/calls";
 import { getAgent } from "../dynamo/agents";
+import { agentError } from "../agent/errors";
+import { callError, callNotFound } from "../call/errors";
+import { guardError } from "./errors";
 import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
 import { runAndSettle } from "./run";
@@ -18,7 +21,7 @@ export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized
 
 /** The call's agent was terminated (before the approval, or while it was being given): the call can never run. */
 const agentTerminated = (record: CallRecord) =>
-  conflict(
+  agentError(
     "agent_terminated",
     `The call "${record.callId}" can no longer run: its agent "${record.agentId}" was terminated, which cancels the calls it left waiting.`,
     { callId: record.callId, agentId: record.agentId },
@@ -27,7 +30,7 @@ const agentTerminated = (record: CallRecord) =>
 const alreadyAnswered = (record: CallRecord) =>
   record.status === "cancelled"
     ? agentTerminated(record)
-    : conflict("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
+    : guardError("call_already_answered", `The call "${record.callId}" is not awaiting confirmation: it is ${record.status}.`, {
         callId: record.callId,
         status: record.status,
       });
@@ -38,11 +41,13 @@ function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: PendingCall | 
   return pending?.legacyArguments;
 }
 
+const noSuchApproval = (callId: string) => callError("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+
 async function awaitingCall(deps: GuardDeps, callId: string) {
   const pending = await getPendingCall(deps.db, callId);
-  if (!pending) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+  if (!pending) throw noSuchApproval(callId);
   const record = await getCall(deps.db, pending.agentId, callId);
-  if (!record) throw notFound("call_not_found", `There is no call "${callId}" that asked for confirmation.`);
+  if (!record) throw noSuchApproval(callId);
   const args = pendingArguments(deps, pending);
   if (record.status !== "awaiting_confirmation" || !args) throw alreadyAnswered(record);
   return { record, args };
@@ -65,7 +70,7 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   if (!agent || agent.status !== "active") throw agentTerminated(record);
   const planned = await plan((await viewDeciding(deps, await loadView(deps, agent, "fresh"), record.tool)).access, record.tool, args, deps.settings);
   if (planned.kind === "refuse")
-    throw conflict("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
+    throw guardError("no_longer_allowed", `The call can no longer run: ${planned.error.message} Deny it instead.`, { reason: planned.error.code });
   const { executedBy, timeoutMs } = admissionOf(planned);
   const approved = transitions.approved(record, admin, executedBy, timeoutMs, deps.settings, now);
   const written = await uncontended(deps.db.contentionDeadlineMs, () => applyWhileAgentActive(deps.db, { ...approved, from: "awaiting_confirmation" }, retentionExpiry(deps.settings, record)));
@@ -86,7 +91,7 @@ export async function deny(deps: GuardDeps, callId: string, admin: string, now: 
 }
 
 const notAwaitingResult = (record: CallRecord) =>
-  new ToolgateError(409, "call_not_awaiting_result", `The call "${record.callId}" is not waiting for a result: it is ${record.status}.`, {
+  guardError("call_not_awaiting_result", `The call "${record.callId}" is not waiting for a result: it is ${record.status}.`, {
     callId: record.callId,
     status: record.status,
   });
@@ -94,7 +99,7 @@ const notAwaitingResult = (record: CallRecord) =>
 /** The agent runtime's result for a client-executed call; accepted once, stored with no secret of the call's arguments. */
 export async function reportResult(deps: GuardDeps, agentId: string, callId: string, result: ClientResult, now: Date): Promise<CallRecord> {
   const [record, pending] = await Promise.all([getCall(deps.db, agentId, callId), getPendingCall(deps.db, callId)]);
-  if (!record) throw notFound("call_not_found", `Agent "${agentId}" has no call "${callId}".`);
+  if (!record) throw callNotFound(agentId, callId);
   if (record.status !== "authorized") throw notAwaitingResult(record);
   const { secrets } = redactArguments(pending?.agentId === agentId ? (pendingArguments(deps, pending) ?? {}) : {});
   const reported = transitions.reported(record, storedResult(result, secrets), now);

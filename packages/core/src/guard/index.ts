@@ -31,6 +31,7 @@ import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
 export { isCallerRefusal } from "./refusal";
+export { GUARD_ERRORS, guardError } from "./errors";
 export type { GuardDeps } from "./deps";
 export type { ApprovalOutcome } from "./approvals";
 export { DEFAULT_GUARD_SETTINGS } from "./settings";

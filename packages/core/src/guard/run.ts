@@ -2,7 +2,7 @@ import { retentionExpiry, transitions } from "../call/lifecycle";
 import { redactArguments, storedError, storedResult } from "../call/redact";
 import type { CallRecord } from "../call/schema";
 import { uncontended } from "../contention";
-import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
+import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { run, timedOut } from "../executor/index";
@@ -16,8 +16,7 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
-  new ToolgateError(
-    503,
+  commonError(
     "store_unavailable",
     `The tool "${running.tool}" ran, but toolgate's database stopped answering before its outcome was recorded. Do not simply call it again: once the database is back, read GET /agents/${running.agentId}/calls/${running.callId} to see how it ended.`,
     { ...storeUnavailable().details, callId: running.callId, toolRan: true },

@@ -1,4 +1,4 @@
-import { ConditionFailedError, isRefusal, notFound, ToolgateError } from "../error";
+import { ConditionFailedError, isRefusal, ToolgateError } from "../error";
 import { AGAIN, untilSettled } from "../contention";
 import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
@@ -15,12 +15,14 @@ import { registerGroup } from "../group/register";
 import { GroupInput } from "../group/schema";
 import { nestsDeeperThan, tooDeepMessage } from "../json";
 import { describeIssues, safeParseHuman, summarise } from "../validation";
+import { moduleError } from "./errors";
 import { ModuleEventType } from "./events";
 import { ModuleLoaded, ModuleRef, ModuleUnloaded } from "./schema";
 import type { ModuleState } from "./schema";
 
 export { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "./events";
 export { ModuleState } from "./schema";
+export { MODULE_ERRORS, moduleError } from "./errors";
 
 export type ModuleEvent = { id: string; "detail-type": string; detail: unknown; time?: string };
 
@@ -51,7 +53,7 @@ export type EventOutcome =
 
 export async function get(db: Db, name: string): Promise<ModuleState> {
   const state = await getModule(db, name);
-  if (!state) throw notFound("module_not_found", `No event has been received for a module named "${name}".`);
+  if (!state) throw moduleError("module_not_found", `No event has been received for a module named "${name}".`);
   return state;
 }
 

@@ -1,7 +1,8 @@
-import { notFound } from "../error";
+import { accessError } from "../access/errors";
 import type { Db } from "../dynamo/client";
 import { putOverrideItem } from "../dynamo/catalog";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
+import { POLICY_ERRORS } from "./errors";
 import { ToolPolicy } from "./schema";
 import { parseOr } from "../validation";
 import { effectivePolicy } from "./rules";
@@ -17,9 +18,11 @@ const CHANGE_MESSAGES: Record<PolicyChange, string> = {
   merged: "The body was merged into the tool's policy override; fields set to null were removed from it and fall back to the tool's own x-toolgate policy.",
 };
 
+const unknownTool = (toolName: string) => accessError("unknown_tool", `There is no tool named "${toolName}".`, { toolName });
+
 export function policyView(snapshot: CatalogSnapshot, toolName: string): PolicyView {
   const found = snapshot.manager.findTool(toolName);
-  if (!found) throw notFound("unknown_tool", `There is no tool named "${toolName}".`, { toolName });
+  if (!found) throw unknownTool(toolName);
   const override = snapshot.overrides.get(toolName);
   return { name: toolName, group: found.group.id, policy: effectivePolicy(found.definition, override), override: override ?? null };
 }
@@ -27,7 +30,7 @@ export function policyView(snapshot: CatalogSnapshot, toolName: string): PolicyV
 /** Writes an override through the catalog, so every process applies it on its next call. */
 function writeOverride(db: Db, catalog: Catalog, toolName: string, change: (previous: PolicyOverride | undefined) => Omit<PolicyOverride, "updatedAt">, now: string) {
   return catalog.change((manager, snapshot) => {
-    if (!manager.findTool(toolName)) throw notFound("unknown_tool", `There is no tool named "${toolName}".`, { toolName });
+    if (!manager.findTool(toolName)) throw unknownTool(toolName);
     const override: PolicyOverride = { ...change(snapshot.overrides.get(toolName)), updatedAt: now };
     const overrides = new Map(snapshot.overrides).set(toolName, override);
     return { items: [putOverrideItem(db, toolName, override)], result: policyView({ ...snapshot, overrides }, toolName) };
@@ -63,7 +66,7 @@ export async function mergePolicy(db: Db, catalog: Catalog, toolName: string, pa
     db,
     catalog,
     toolName,
-    (previous) => ({ ...previous, policy: parseOr(ToolPolicy, mergePatch(previous?.policy ?? {}, patch), "invalid_policy", "The merged policy") }),
+    (previous) => ({ ...previous, policy: parseOr(ToolPolicy, mergePatch(previous?.policy ?? {}, patch), POLICY_ERRORS, "invalid_policy", "The merged policy") }),
     now,
   );
   return answered(view, "merged");

@@ -1,4 +1,4 @@
-import { ToolgateError } from "../error";
+import { errorCatalog } from "../error";
 
 /**
  * Every refusal of the policy area, with its status: the errors are made from here, and OpenAPI's error lists of the
@@ -7,17 +7,12 @@ import { ToolgateError } from "../error";
 export const POLICY_ERRORS = {
   invalid_policy: 400,
   invalid_policy_id: 400,
-  invalid_if_match: 400,
   invalid_simulation: 400,
   unreadable_command: 400,
   policy_denied: 403,
   policy_not_found: 404,
   too_many_policies: 409,
-  version_conflict: 412,
   policy_unavailable: 503,
 } as const;
 
-export type PolicyErrorCode = keyof typeof POLICY_ERRORS;
-
-export const policyError = (code: PolicyErrorCode, message: string, details: Record<string, unknown> = {}) =>
-  new ToolgateError(POLICY_ERRORS[code], code, message, details);
+export const policyError = errorCatalog(POLICY_ERRORS);

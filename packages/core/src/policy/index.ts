@@ -9,6 +9,5 @@ export { checkPolicy, deletePolicy, getPolicy, listPolicies, putPolicy } from ".
 export type { PolicyView as CedarPolicyView } from "./manage";
 export { SHIPPED_POLICIES } from "./shipped";
 export { POLICY_ERRORS, policyError } from "./errors";
-export type { PolicyErrorCode } from "./errors";
 export { simulate, SimulationInput, MAX_REPLAYED } from "./simulate";
 export type { Simulation, Flip } from "./simulate";

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { commonError } from "../error";
 import { policyError } from "./errors";
 import type { Db } from "../dynamo/client";
 import { deleteCedarPolicyItem, putCedarPolicyItem } from "../dynamo/catalog";
@@ -31,7 +32,7 @@ const invalid = (problems: PolicyProblem[], cedar?: string) =>
 const policyNotFound = (id: string) => policyError("policy_not_found", `There is no policy "${id}".`, { policyId: id });
 
 const versionConflict = (id: string, expected: number, current: number | undefined) =>
-  policyError(
+  commonError(
     "version_conflict",
     current === undefined
       ? `There is no policy "${id}" at version ${expected} (If-Match): it does not exist.`
@@ -116,7 +117,7 @@ async function unchanged(db: Db, stored: StoredPolicy, input: PolicyInput): Prom
 }
 
 const alreadyExists = (id: string, version: number) =>
-  policyError("version_conflict", `A policy "${id}" already exists (version ${version}); If-None-Match: * creates only a new one.`, { currentVersion: version });
+  commonError("version_conflict", `A policy "${id}" already exists (version ${version}); If-None-Match: * creates only a new one.`, { currentVersion: version });
 
 export type PutPolicy = { id: string; input: PolicyInput; ifMatch: number | undefined; createOnly?: boolean; now: string; shipped?: true };
 

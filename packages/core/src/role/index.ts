@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound, ToolgateError } from "../error";
+import { commonError } from "../error";
 import { AGAIN, uncontended, untilSettled } from "../contention";
 import { KeyedQueue } from "../queue";
 import type { Db } from "../dynamo/client";
@@ -15,9 +15,11 @@ import { effectivePolicy, permissionProblem } from "../policy/rules";
 import { metaGroup } from "../search/meta-tools";
 import { totalTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
+import { roleError } from "./errors";
 import { ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, usesAllGroups } from "./schema";
 
 export { groupsToLoad, MAX_PINNED_TOOLS, ROOT_ROLE_ID, ROOT_TOOL_GROUPS, Role, RoleInput, RolePatch, ToolLoading, usesAllGroups } from "./schema";
+export { ROLE_ERRORS, roleError } from "./errors";
 
 export type RoleView = Role & { effectiveToolGroups: string[] };
 
@@ -34,14 +36,14 @@ export const view = (role: Role, manager: ToolGroupManager): RoleView => ({
 });
 
 const nameTaken = (name: string) =>
-  conflict("role_name_taken", `A role named "${name}" already exists; role names are unique (ignoring case).`, { name });
+  roleError("role_name_taken", `A role named "${name}" already exists; role names are unique (ignoring case).`, { name });
 
-const roleNotFound = (what: string) => notFound("role_not_found", `There is no role ${what}.`);
+const roleNotFound = (what: string) => roleError("role_not_found", `There is no role ${what}.`);
 
 function checkGroupsExist(toolGroups: string[] | null | undefined, manager: ToolGroupManager) {
   const unknown = (toolGroups ?? []).filter((groupId) => manager.getGroup(groupId) === undefined);
   if (unknown.length)
-    throw badRequest(
+    throw roleError(
       "unknown_tool_group",
       `These tool groups are not registered: ${unknown.join(", ")}. Use GET /groups to see the available ones.`,
       { unknownToolGroups: unknown },
@@ -56,7 +58,7 @@ function checkPinnedTools(role: Pick<Role, "id" | "toolGroups" | "pinnedTools">,
     return owner === null || !groups.has(owner);
   });
   if (outside.length)
-    throw badRequest(
+    throw roleError(
       "invalid_pinned_tools",
       `These pinned tools are not tools of the role's groups: ${outside.join(", ")}. Pin only tools the role's agents may call (GET /tools lists every tool with its group).`,
       { pinnedTools: outside },
@@ -113,13 +115,12 @@ export function parseIfMatch(header: string | undefined, of = "role"): number | 
   if (header === undefined) return undefined;
   const value = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
   if (!/^\d+$/.test(value))
-    throw badRequest("invalid_if_match", `If-Match must be the ${of}'s version number (e.g. "3"); got ${JSON.stringify(header)}.`);
+    throw commonError("invalid_if_match", `If-Match must be the ${of}'s version number (e.g. "3"); got ${JSON.stringify(header)}.`);
   return Number(value);
 }
 
 const versionConflict = (expected: number, current: number) =>
-  new ToolgateError(
-    412,
+  commonError(
     "version_conflict",
     `The role was changed by someone else (you had version ${expected}, it is now at version ${current}). Reload it and apply your change again.`,
     { currentVersion: current },
@@ -139,9 +140,9 @@ export async function update(db: Db, catalog: Catalog, request: RoleUpdate, even
 
 async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }: RoleUpdate): Promise<RoleOutcome> {
   if (ifMatch !== undefined && patch.version !== undefined && ifMatch !== patch.version)
-    throw badRequest("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
+    throw roleError("invalid_role", `If-Match (${ifMatch}) and the body's version (${patch.version}) disagree.`);
   if (id === ROOT_ROLE_ID && patch.toolGroups !== undefined && !isRootGroups(patch.toolGroups))
-    throw conflict("root_role_fixed", `The root role's tool groups are fixed to ${ROOT_TOOL_GROUPS.join(", ")}.`);
+    throw roleError("root_role_fixed", `The root role's tool groups are fixed to ${ROOT_TOOL_GROUPS.join(", ")}.`);
   const expected = ifMatch ?? patch.version;
   const manager = await catalog.current();
   if (patch.toolGroups !== undefined) checkGroupsExist(patch.toolGroups, manager);
@@ -173,22 +174,21 @@ async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }:
 }
 
 const roleInUse = (id: string, activeAgents: number) =>
-  conflict(
+  roleError(
     "role_in_use",
     `The role "${id}" still has ${activeAgents} active agent${activeAgents === 1 ? "" : "s"} bound to it. Terminate them (DELETE /agents/:id) before deleting the role.`,
     { activeAgents },
   );
 
 const indexesPending = () =>
-  new ToolgateError(
-    503,
+  roleError(
     "indexes_pending",
     "toolgate has not yet indexed the agents stored before this version, so it cannot tell whether the role is in use. The scheduled cleanup does this within minutes; try again then.",
   );
 
 /** Deletes a role no active agent is bound to; the root role stays. */
 export function remove(db: Db, id: string, events: EventPublisher = noEvents): Promise<void> {
-  if (id === ROOT_ROLE_ID) throw conflict("root_role_fixed", "The root role cannot be deleted.");
+  if (id === ROOT_ROLE_ID) throw roleError("root_role_fixed", "The root role cannot be deleted.");
   return updates.run(id, async () => {
     let current = await getRole(db, id);
     return untilSettled(db.contentionDeadlineMs, async () => {

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import * as z from "zod";
-import { forbidden } from "../error";
+import { accessError } from "../access/errors";
 import { errorResult, jsonResult, Tool, ToolConfigError } from "./tool";
 import type { ToolConfig, ToolContext, ToolInfo, ToolResult } from "./tool";
 
@@ -112,7 +112,7 @@ test("Tool.define - a thrown error becomes an error result with its message and 
 test("Tool.define - a refusal (403) thrown by the tool is not turned into a result: the guard records it as refused", async () => {
   const tool = echo({
     execute: async () => {
-      throw forbidden("cannot_grant_groups", "no");
+      throw accessError("cannot_grant_groups", "no");
     },
   });
   await expect(tool.execute(context(tool, { text: "a" }))).rejects.toMatchObject({ status: 403, code: "cannot_grant_groups" });

@@ -1,13 +1,14 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
-import { busy, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
+import { busy, commonError, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { lineEachRequest, logger } from "../log";
 import type { RequestLog } from "../log";
 import { API } from "../routes";
+import { httpError } from "./errors";
 import { requestLog } from "./log";
 import { method, path } from "./route";
 /** For the request's log line: `principal`, whoever the token proved to be; `callId`, set by a handler whose answer is a call. */
@@ -27,7 +28,7 @@ const overlongSegment = (path: string) =>
   });
 
 const tooLarge = (c: Context) =>
-  errorBody(c, new ToolgateError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
+  errorBody(c, httpError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`));
 const streamedBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
 
 /**
@@ -64,7 +65,7 @@ export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = 
   });
   app.use(async (c, next) => {
     if (overlongSegment(c.req.path))
-      throw new ToolgateError(400, "invalid_path", `A part of the path is longer than ${MAX_PATH_SEGMENT_BYTES} bytes or badly encoded; no id or name is.`);
+      throw httpError("invalid_path", `A part of the path is longer than ${MAX_PATH_SEGMENT_BYTES} bytes or badly encoded; no id or name is.`);
     await next();
   });
   app.use(withinBodyLimit);
@@ -76,9 +77,9 @@ export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = 
       return errorBody(c, busy());
     }
     logger.error("internal error", { method: c.req.method, path: c.req.path, error: error as Error });
-    return c.json({ error: "internal", message: "Something went wrong inside toolgate; the request was not completed." }, 500);
+    return errorBody(c, httpError("internal", "Something went wrong inside toolgate; the request was not completed."));
   });
-  app.notFound((c) => c.json({ error: "not_found", message: `There is no route ${c.req.method} ${c.req.path}.` }, 404));
+  app.notFound((c) => errorBody(c, httpError("not_found", `There is no route ${c.req.method} ${c.req.path}.`)));
   return app;
 }
 
@@ -93,8 +94,8 @@ export async function readJson(c: Context, options: { depthJudgedByGuard?: boole
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ToolgateError(400, "invalid_json", "The request body is not valid JSON.");
+    throw httpError("invalid_json", "The request body is not valid JSON.");
   }
-  if (!options.depthJudgedByGuard && nestsDeeperThan(body)) throw new ToolgateError(400, "json_too_deep", tooDeepMessage("The request body"));
+  if (!options.depthJudgedByGuard && nestsDeeperThan(body)) throw commonError("json_too_deep", tooDeepMessage("The request body"));
   return body;
 }

@@ -1,15 +1,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { AgentTerminatedError, authenticate as principalOf } from "@toolgate/core/agent";
+import { agentError, AgentTerminatedError, authenticate as principalOf } from "@toolgate/core/agent";
 import type { Agent, Principal } from "@toolgate/core/agent";
-import { ToolgateError } from "@toolgate/core/error";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import type { Env } from "./app";
 
 export type { Principal };
 
-const unauthenticated = (message: string) => new ToolgateError(401, "unauthenticated", message);
-const forbidden = (message: string) => new ToolgateError(403, "forbidden", message);
+const forbidden = (message: string) => agentError("forbidden", message);
 
 /** What authenticating reads and keeps of a request, whatever else its route sets on it. */
 type RequestContext = { req: Context["req"]; get(key: "toolgate"): Toolgate; set(key: "principal", principal: Principal): void };
@@ -23,7 +21,7 @@ export const bearerToken = (c: Pick<RequestContext, "req">) => c.req.header("aut
  */
 export async function authenticate(c: RequestContext, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
   const token = bearerToken(c);
-  if (!token) throw unauthenticated("Send a token as 'Authorization: Bearer <token>'.");
+  if (!token) throw agentError("unauthenticated", "Send a token as 'Authorization: Bearer <token>'.");
   const principal = await principalOf(c.get("toolgate").auth, token, options).catch((error: unknown) => {
     if (error instanceof AgentTerminatedError) c.set("principal", { kind: "agent", agent: error.agent });
     throw error;

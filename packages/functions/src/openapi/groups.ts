@@ -1,6 +1,7 @@
 import * as A from "./answers";
+import { COMMON_ERRORS } from "@toolgate/core/error";
 import { POLICY_ERRORS } from "@toolgate/core/policy";
-import { errorsFrom } from "./describe";
+import { errorsFrom, mergeErrors } from "./describe";
 import type { RouteDocs } from "./describe";
 
 export const groupsDocs = {
@@ -39,11 +40,11 @@ export const groupsDocs = {
   "PUT /policies/:id": {
     summary: "Create or replace a policy (If-Match: <version> refuses a stale change; If-None-Match: * creates only)",
     answers: { 200: A.CedarPolicy, 201: A.CedarPolicy },
-    errors: errorsFrom(POLICY_ERRORS, "invalid_policy", "invalid_policy_id", "invalid_if_match", "too_many_policies", "version_conflict"),
+    errors: mergeErrors(errorsFrom(POLICY_ERRORS, "invalid_policy", "invalid_policy_id", "too_many_policies"), errorsFrom(COMMON_ERRORS, "invalid_if_match", "version_conflict")),
   },
   "DELETE /policies/:id": {
     summary: "Delete a policy (If-Match: <version> refuses a stale change)",
     answers: { 204: null },
-    errors: errorsFrom(POLICY_ERRORS, "invalid_policy_id", "invalid_if_match", "policy_not_found", "version_conflict"),
+    errors: mergeErrors(errorsFrom(POLICY_ERRORS, "invalid_policy_id", "policy_not_found"), errorsFrom(COMMON_ERRORS, "invalid_if_match", "version_conflict")),
   },
 } satisfies RouteDocs<"groups">;

@@ -25,7 +25,7 @@ export const agents = new Hono<Env>()
     const page = await Agent.list(c.get("toolgate").db, { roleId, status }, limit, cursor);
     return c.json({ ...page, agents: page.agents.map(Agent.publicAgent) });
   })
-  .on(method(R.create), path(R.create), requireAdmin, json(Agent.AgentInput, "invalid_agent", "The agent"), async (c) => {
+  .on(method(R.create), path(R.create), requireAdmin, json(Agent.AgentInput, Agent.AGENT_ERRORS, "invalid_agent", "The agent"), async (c) => {
     const toolgate = c.get("toolgate");
     const { agent, token } = await Agent.create(toolgate.db, toolgate.tokens, c.req.valid("json"), principalName(c.get("principal")), toolgate.now(), toolgate.events);
     return c.json({ agent: Agent.publicAgent(agent), token }, 201);

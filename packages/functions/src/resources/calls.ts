@@ -11,7 +11,7 @@ import { agentFor } from "./agents";
 const R = API.execution.calls;
 
 export const calls = new Hono<Env>()
-  .on(method(R.call), path(R.call), requireSelfCached, json(Call.CallRequest, "invalid_request", "The call", { depthJudgedByGuard: true }), async (c) => {
+  .on(method(R.call), path(R.call), requireSelfCached, json(Call.CallRequest, Call.CALL_ERRORS, "invalid_request", "The call", { depthJudgedByGuard: true }), async (c) => {
     const { status, body } = await guardedCall(c.get("toolgate").guard, c.get("agent"), c.req.valid("json"));
     c.set("callId", body.callId);
     return c.json(body, status);
@@ -29,7 +29,7 @@ export const calls = new Hono<Env>()
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
     return c.json(await Call.get(c.get("toolgate").db, agent.id, c.req.param("callId")));
   })
-  .on(method(R.result), path(R.result), requireSelf, json(Call.ClientResult, "invalid_result", "The tool result"), async (c) =>
+  .on(method(R.result), path(R.result), requireSelf, json(Call.ClientResult, Call.CALL_ERRORS, "invalid_result", "The tool result"), async (c) =>
     c.json(await reportResult(c.get("toolgate").guard, c.get("agent").id, c.req.param("callId"), c.req.valid("json"), new Date())),
   )
   .on(method(R.approve), path(R.approve), requireAdmin, async (c) =>

@@ -20,7 +20,7 @@ export const groups = new Hono<Env>()
   .on(method(R.get), path(R.get), requireAdmin, async (c) => {
     return c.json(await fullView(Group.get(await c.get("toolgate").catalog.snapshot(), c.req.param("id"))));
   })
-  .on(method(R.put), path(R.put), requireAdmin, json(Group.GroupInput, "invalid_group_def", "The group definition"), async (c) => {
+  .on(method(R.put), path(R.put), requireAdmin, json(Group.GroupInput, Group.GROUP_ERRORS, "invalid_group_def", "The group definition"), async (c) => {
     const toolgate = c.get("toolgate");
     const id = Group.parseGroupId(c.req.param("id"));
     const definition = await Group.withTools(c.req.valid("json"), toolgate.secrets);
@@ -29,7 +29,7 @@ export const groups = new Hono<Env>()
     if (outcome.warning) return c.json({ ...body, warning: outcome.warning, message: `The group "${id}" already existed and has been replaced.` }, 200);
     return c.json(body, 201);
   })
-  .on(method(R.bindExecutor), path(R.bindExecutor), requireAdmin, json(Group.Executor, "invalid_executor", "The executor"), async (c) => {
+  .on(method(R.bindExecutor), path(R.bindExecutor), requireAdmin, json(Group.Executor, Group.GROUP_ERRORS, "invalid_executor", "The executor"), async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(await fullView(await Group.bindExecutor(toolgate.db, toolgate.catalog, c.req.param("id"), c.req.valid("json"), toolgate.now())));
   })

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
+import { agentError } from "@toolgate/core/agent";
 import type { Agent } from "@toolgate/core/agent";
 import { ToolgateError } from "@toolgate/core/error";
 import { API } from "../routes";
@@ -22,10 +23,10 @@ const resourceMetadata = (c: Context) =>
   });
 
 /** 401 with the challenge MCP clients follow to find how to get a token. */
-const challenge = (c: Context, message: string) =>
-  c.json({ error: "unauthenticated", message }, 401, {
-    "WWW-Authenticate": `Bearer resource_metadata="${originOf(c)}${RESOURCE_METADATA_PATH}"`,
-  });
+function challenge(c: Context, message: string) {
+  const refusal = agentError("unauthenticated", message);
+  return c.json(refusal.toBody(), refusal.status, { "WWW-Authenticate": `Bearer resource_metadata="${originOf(c)}${RESOURCE_METADATA_PATH}"` });
+}
 
 /** One tools/call: its guard proves the caller's token current in the write that admits it, so a cached agent will do. */
 const isToolCall = (body: unknown) => (body as { method?: unknown } | null)?.method === "tools/call";
@@ -37,7 +38,7 @@ const isToolCall = (body: unknown) => (body as { method?: unknown } | null)?.met
 async function agentOf(c: Context<Env>, body: unknown): Promise<Agent> {
   const principal = await authenticate(c, { cachedAgent: isToolCall(body) });
   if (principal.kind === "admin")
-    throw new ToolgateError(403, "forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
+    throw agentError("forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
   return principal.agent;
 }
 

@@ -22,13 +22,13 @@ const Draft = z.intersection(Policy.PolicyInput, z.object({ id: Policy.PolicyId.
 
 export const policies = new Hono<Env>()
   .on(method(R.list), path(R.list), requireAdmin, async (c) => c.json(await Policy.listPolicies(c.get("toolgate").catalog)))
-  .on(method(R.validate), path(R.validate), requireAdmin, json(Draft, "invalid_policy", "The policy"), async (c) => {
+  .on(method(R.validate), path(R.validate), requireAdmin, json(Draft, Policy.POLICY_ERRORS, "invalid_policy", "The policy"), async (c) => {
     const draft = c.req.valid("json");
     const snapshot = await c.get("toolgate").catalog.snapshot();
     const checked = await Policy.checkPolicy({ db: c.get("toolgate").db, manager: snapshot.manager }, draft.id ?? "draft", draft);
     return c.json({ valid: checked.problems.length === 0, ...(checked.read ? { effect: checked.read.effect } : {}), cedar: checked.cedar, problems: checked.problems });
   })
-  .on(method(R.simulate), path(R.simulate), requireAdmin, json(Policy.SimulationInput, "invalid_simulation", "The simulation"), async (c) => {
+  .on(method(R.simulate), path(R.simulate), requireAdmin, json(Policy.SimulationInput, Policy.POLICY_ERRORS, "invalid_simulation", "The simulation"), async (c) => {
     const toolgate = c.get("toolgate");
     const snapshot = await toolgate.catalog.snapshot();
     return c.json(await Policy.simulate(toolgate.db, snapshot, c.req.valid("json"), new Date(toolgate.now()), toolgate.config.callRetentionDays));
@@ -37,7 +37,7 @@ export const policies = new Hono<Env>()
     const policy = await Policy.getPolicy(c.get("toolgate").catalog, policyId(c.req.param("id")));
     return c.json(policy, 200, etag(policy));
   })
-  .on(method(R.put), path(R.put), requireAdmin, json(Policy.PolicyInput, "invalid_policy", "The policy"), async (c) => {
+  .on(method(R.put), path(R.put), requireAdmin, json(Policy.PolicyInput, Policy.POLICY_ERRORS, "invalid_policy", "The policy"), async (c) => {
     const toolgate = c.get("toolgate");
     const put = {
       id: policyId(c.req.param("id")),

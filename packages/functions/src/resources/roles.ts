@@ -24,7 +24,7 @@ export const roles = new Hono<Env>()
     const toolgate = c.get("toolgate");
     return c.json({ roles: await viewsWithTokens(toolgate, await Role.list(toolgate.db)) });
   })
-  .on(method(R.create), path(R.create), requireAdmin, json(Role.RoleInput, "invalid_role", "The role"), async (c) => {
+  .on(method(R.create), path(R.create), requireAdmin, json(Role.RoleInput, Role.ROLE_ERRORS, "invalid_role", "The role"), async (c) => {
     const toolgate = c.get("toolgate");
     const outcome = await Role.create(toolgate.db, toolgate.catalog, c.req.valid("json"), principalName(c.get("principal")), toolgate.now(), toolgate.events);
     const [role] = await viewsWithTokens(toolgate, [outcome.role]);
@@ -40,7 +40,7 @@ export const roles = new Hono<Env>()
     const [role] = await viewsWithTokens(toolgate, [await Role.get(toolgate.db, c.req.param("id"))]);
     return c.json(role, 200, etag(role!));
   })
-  .on(method(R.patch), path(R.patch), requireAdmin, json(Role.RolePatch, "invalid_role", "The role update"), async (c) => {
+  .on(method(R.patch), path(R.patch), requireAdmin, json(Role.RolePatch, Role.ROLE_ERRORS, "invalid_role", "The role update"), async (c) => {
     const toolgate = c.get("toolgate");
     const request = { id: c.req.param("id"), patch: c.req.valid("json"), ifMatch: Role.parseIfMatch(c.req.header("if-match")), now: toolgate.now() };
     const outcome = await Role.update(toolgate.db, toolgate.catalog, request, toolgate.events);

@@ -23,11 +23,11 @@ export const tools = new Hono<Env>()
     const view = Policy.policyView(snapshot, c.req.param("name"));
     return c.json({ ...view, definition: snapshot.manager.findTool(view.name)!.definition });
   })
-  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Policy.ToolPolicy, "invalid_policy", "The policy"), async (c) => {
+  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Policy.ToolPolicy, Policy.POLICY_ERRORS, "invalid_policy", "The policy"), async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(await Policy.setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
   })
-  .on(method(R.patchPolicy), path(R.patchPolicy), requireAdmin, json(Policy.PolicyPatch, "invalid_policy", "The policy change"), async (c) => {
+  .on(method(R.patchPolicy), path(R.patchPolicy), requireAdmin, json(Policy.PolicyPatch, Policy.POLICY_ERRORS, "invalid_policy", "The policy change"), async (c) => {
     const toolgate = c.get("toolgate");
     return c.json(await Policy.mergePolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
   })

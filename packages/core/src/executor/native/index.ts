@@ -69,14 +69,14 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
   register(
     native("create_role", async ({ input, sessionID }) => {
       await checkGrant(sessionID, { kind: "create_role", toolGroups: input.toolGroups ?? null });
-      const role = parseOr(Role.RoleInput, input, "invalid_role", "The role");
+      const role = parseOr(Role.RoleInput, input, Role.ROLE_ERRORS, "invalid_role", "The role");
       return jsonResult((await Role.create(db, catalog, role, sessionID, now(), events)).role);
     }),
   );
   register(
     native("spawn_agent", async ({ input, sessionID }) => {
       await spawnable(sessionID, input.roleId);
-      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, "invalid_agent", "The agent"), sessionID, now(), events);
+      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, input, Agent.AGENT_ERRORS, "invalid_agent", "The agent"), sessionID, now(), events);
       return jsonResult({ agentId: agent.id, start: howItStarts(agent.id) });
     }),
   );
@@ -84,7 +84,7 @@ export function nativeTools(services: NativeServices): ReadonlyMap<string, ToolI
     native("spawn_agent_with_task", async ({ input, sessionID }) => {
       const { task, ...agentInput } = input;
       await spawnable(sessionID, input.roleId);
-      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, agentInput, "invalid_agent", "The agent"), sessionID, now());
+      const { agent } = await Agent.create(db, tokens, parseOr(Agent.AgentInput, agentInput, Agent.AGENT_ERRORS, "invalid_agent", "The agent"), sessionID, now());
       const message = await Message.deliver(db, { messageId: createId("msg"), to: agent.id, from: sessionID, content: task, createdAt: now() });
       await events.publish(agentSpawned(agent, { task, messageId: message.messageId }));
       return jsonResult({ agentId: agent.id, messageId: message.messageId, start: howItStarts(agent.id) });

@@ -1,0 +1,13 @@
+import { errorCatalog } from "../error";
+
+/** The guard's refusals of a call, and the answers to a call that waits (an approval, a client's result). */
+export const GUARD_ERRORS = {
+  invalid_arguments: 400,
+  call_already_answered: 409,
+  call_not_awaiting_result: 409,
+  no_longer_allowed: 409,
+  rate_limited: 429,
+  doom_loop_detected: 429,
+} as const;
+
+export const guardError = errorCatalog(GUARD_ERRORS);
