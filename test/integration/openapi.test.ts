@@ -1,5 +1,17 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, expect, test } from "vitest";
+import { ACCESS_ERRORS } from "@toolgate/core/access";
+import { AGENT_ERRORS } from "@toolgate/core/agent";
+import { CALL_ERRORS } from "@toolgate/core/call";
+import { COMMON_ERRORS } from "@toolgate/core/error";
+import type { ErrorCatalog } from "@toolgate/core/error";
+import { EXECUTOR_ERRORS } from "@toolgate/core/executor";
+import { GROUP_ERRORS } from "@toolgate/core/group";
+import { GUARD_ERRORS } from "@toolgate/core/guard";
+import { MESSAGE_ERRORS } from "@toolgate/core/message";
+import { MODULE_ERRORS } from "@toolgate/core/module";
+import { POLICY_ERRORS } from "@toolgate/core/policy";
+import { ROLE_ERRORS } from "@toolgate/core/role";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { rolesApp } from "@toolgate/functions/api/roles";
 import { executionApp } from "@toolgate/functions/api/execution";
@@ -8,6 +20,8 @@ import * as A from "@toolgate/functions/openapi/answers";
 import { apiDocument } from "@toolgate/functions/openapi/build";
 import { undocumentedRoutes, unservedRoutes } from "@toolgate/functions/openapi/document";
 import { API } from "@toolgate/functions/routes";
+import { ARTIFACT_ERRORS } from "../../packages/core/src/artifact/index";
+import { HTTP_ERRORS } from "../../packages/functions/src/http/errors";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { createRole, unique } from "./helpers";
@@ -28,6 +42,23 @@ const operationOf = (route: string) => {
   return document.paths[path.replace(/:([A-Za-z]+)/g, "{$1}").replace(/\/\*$/, "/{page}")]?.[method.toLowerCase()];
 };
 const documentedCodes = (route: string, status: number) => operationOf(route).responses[status]?.content["application/json"].schema.properties.error.enum as string[];
+
+/** Every area's catalog of error codes (code → status), from which its errors are made and OpenAPI's lists are built. */
+const CATALOGS: Record<string, ErrorCatalog> = {
+  access: ACCESS_ERRORS,
+  agent: AGENT_ERRORS,
+  artifact: ARTIFACT_ERRORS,
+  call: CALL_ERRORS,
+  common: COMMON_ERRORS,
+  executor: EXECUTOR_ERRORS,
+  group: GROUP_ERRORS,
+  guard: GUARD_ERRORS,
+  http: HTTP_ERRORS,
+  message: MESSAGE_ERRORS,
+  module: MODULE_ERRORS,
+  policy: POLICY_ERRORS,
+  role: ROLE_ERRORS,
+};
 
 test("GET /openapi.json - is a valid OpenAPI 3.1 document, served without a token", async () => {
   const validator = new Validator();
@@ -85,6 +116,25 @@ test("GET /openapi.json - a real refusal's code is among those documented for it
     const response = await request(route.split(" ")[0]!, path, options);
     expect(documentedCodes(route, response.status), `${route} ${response.status}`).toContain(response.body.error);
   }
+});
+
+test("GET /openapi.json - every documented error code is in an area's catalog with the status it is listed under", () => {
+  const misplaced: string[] = [];
+  for (const [path, methods] of Object.entries<Record<string, any>>(document.paths))
+    for (const [method, operation] of Object.entries<any>(methods))
+      for (const [status, response] of Object.entries<any>(operation.responses)) {
+        const codes: string[] = response.content?.["application/json"]?.schema.properties?.error?.enum ?? [];
+        for (const code of codes)
+          if (!Object.values(CATALOGS).some((catalog) => catalog[code] === Number(status))) misplaced.push(`${method} ${path}: ${status} ${code}`);
+      }
+  expect(misplaced).toEqual([]);
+});
+
+test("catalogs - a code is declared once per status: a code two areas send with the same status is imported, not declared again", () => {
+  const declaredIn = new Map<string, string[]>();
+  for (const [area, catalog] of Object.entries(CATALOGS))
+    for (const [code, status] of Object.entries(catalog)) declaredIn.set(`${status} ${code}`, [...(declaredIn.get(`${status} ${code}`) ?? []), area]);
+  expect([...declaredIn].filter(([, areas]) => areas.length > 1)).toEqual([]);
 });
 
 test("answers - real answers parse with the schemas the document is built from", async () => {

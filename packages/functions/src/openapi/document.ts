@@ -1,12 +1,15 @@
 import type { Hono } from "hono";
 import * as z from "zod";
+import { AGENT_ERRORS } from "@toolgate/core/agent";
+import { COMMON_ERRORS } from "@toolgate/core/error";
 import { requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
+import { HTTP_ERRORS } from "../http/errors";
 import { validationOf } from "../http/validate";
 import type { Validation } from "../http/validate";
 import { API } from "../routes";
 import type { ApiFunctionName } from "../routes";
-import type { Access, Answer, ErrorStatus, RouteDoc } from "./describe";
-import { HTML } from "./describe";
+import type { Access, Answer, ErrorList, RouteDoc } from "./describe";
+import { errorsFrom, HTML, mergeErrors } from "./describe";
 import { executionDocs } from "./execution";
 import { groupsDocs } from "./groups";
 import { rolesDocs } from "./roles";
@@ -41,15 +44,16 @@ function mounted(app: Hono<any>, method: string, path: string) {
   return { served: handlers.length > 0, access: handlers.map((handler) => ACCESS_OF_MIDDLEWARE.get(handler)).find(Boolean), validations };
 }
 
-/** The refusals any route may give besides its own, by what it does. */
-function commonErrors(access: Access, validations: Validation[], method: string): Partial<Record<ErrorStatus, string[]>> {
+/** The refusals and failures any route may give besides its own, by what it does. */
+function commonErrors(access: Access, validations: Validation[], method: string): ErrorList {
   const body = validations.some((validation) => validation.target === "json");
-  return {
-    400: ["invalid_path", ...validations.map((validation) => validation.code), ...(body ? ["invalid_json", "json_too_deep"] : [])],
-    ...(access === "public" ? {} : { 401: ["unauthenticated"], 403: ["forbidden"] }),
-    ...(body ? { 413: ["payload_too_large"] } : {}),
-    503: method === "GET" ? ["store_unavailable"] : ["busy", "store_unavailable"],
-  };
+  return mergeErrors(
+    errorsFrom(HTTP_ERRORS, "invalid_path", "internal"),
+    ...validations.map(({ code, status }) => ({ [status]: [code] })),
+    body ? mergeErrors(errorsFrom(HTTP_ERRORS, "invalid_json", "payload_too_large"), errorsFrom(COMMON_ERRORS, "json_too_deep")) : {},
+    access === "public" ? {} : errorsFrom(AGENT_ERRORS, "unauthenticated", "forbidden"),
+    method === "GET" ? errorsFrom(COMMON_ERRORS, "store_unavailable") : errorsFrom(COMMON_ERRORS, "busy", "store_unavailable"),
+  );
 }
 
 const ErrorBody = (codes: string[]) => ({
@@ -66,11 +70,10 @@ function successResponse(status: string, answer: Answer) {
   return { description, content: { "application/json": { schema: jsonSchema(answer, "output") } } };
 }
 
-function errorResponses(own: RouteDoc["errors"], common: ReturnType<typeof commonErrors>) {
+function errorResponses(own: RouteDoc["errors"], common: ErrorList) {
   const byStatus = new Map<string, Set<string>>();
   for (const errors of [common, own ?? {}])
     for (const [status, codes] of Object.entries(errors)) for (const code of codes ?? []) byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
-  byStatus.set("500", new Set(["internal"]));
   const sorted = [...byStatus].sort(([a], [b]) => Number(a) - Number(b));
   return Object.fromEntries(
     sorted.map(([status, codes]) => [status, { description: [...codes].join(", "), content: { "application/json": { schema: ErrorBody([...codes]) } } }]),
