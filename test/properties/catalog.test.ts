@@ -124,7 +124,6 @@ test("registration consistency", () => {
       for (const name of toolNames(spec)) {
         expect(manager.getToolGroup(name)).toBe(spec.id);
         expect(manager.findTool(name)?.group.id).toBe(spec.id);
-        expect(manager.isToolInGroups(name, [spec.id])).toBe(true);
       }
       const dropped = replaced ? toolNames(replaced).filter((name) => !toolNames(spec).includes(name)) : [];
       for (const name of dropped) expect(manager.getToolGroup(name)).toBeNull();
@@ -148,13 +147,9 @@ test("unregistration completeness", () => {
         expect(manager.getGroup(removed.id)).toBeUndefined();
         expect(manager.getAllGroupIds()).not.toContain(removed.id);
         expect(manager.listGroups().map((summary) => summary.id)).not.toContain(removed.id);
-        const everyId = [...manager.getAllGroupIds(), removed.id];
-        const definitionNames = manager.getToolDefinitions(everyId).map((definition) => definition.function.name);
         for (const name of toolNames(removed)) {
           expect(manager.getToolGroup(name)).toBeNull();
           expect(manager.findTool(name)).toBeUndefined();
-          expect(manager.isToolInGroups(name, everyId)).toBe(false);
-          expect(definitionNames).not.toContain(name);
         }
         for (const other of specs.filter((spec) => spec !== removed))
           for (const name of toolNames(other)) expect(manager.getToolGroup(name)).toBe(other.id);
@@ -196,36 +191,6 @@ test("reserved-id rejection", () => {
 
         expect(manager.listGroups()).toEqual(before);
         expect(parseGroupId(spec!.id)).toBe(spec!.id);
-      },
-    ),
-    { numRuns: NUM_RUNS },
-  );
-});
-
-test("definition building", () => {
-  fc.assert(
-    fc.property(
-      catalogArb(1, 5).chain((specs) =>
-        fc.tuple(
-          fc.constant(specs),
-          fc.array(fc.oneof(fc.constantFrom(...specs.map((spec) => spec.id), ...RESERVED_GROUP_IDS), groupIdArb), { maxLength: 8 }),
-        ),
-      ),
-      ([specs, requested]) => {
-        const manager = managerWith(specs);
-
-        const definitions = manager.getToolDefinitions(requested);
-
-        const configured = [...new Set(requested)].filter((id) => manager.getGroup(id) !== undefined);
-        const expectedNames = configured.flatMap((id) => manager.getGroup(id)!.tools.map((tool) => tool.function.name));
-        const names = definitions.map((definition) => definition.function.name);
-        expect(new Set(names).size).toBe(names.length);
-        expect([...names].sort()).toEqual([...expectedNames].sort());
-        for (const definition of definitions) {
-          expect(Object.keys(definition)).not.toContain("x-toolgate");
-          expect(configured).toContain(manager.getToolGroup(definition.function.name));
-          expect(definition).toEqual({ type: "function", function: manager.findTool(definition.function.name)!.definition.function });
-        }
       },
     ),
     { numRuns: NUM_RUNS },

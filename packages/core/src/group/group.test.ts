@@ -154,6 +154,7 @@ test("summarise - gives the tool count and names in order", () => {
   const { group } = planRegistration(manager, "chrome", input({ tools: [tool("b_tool"), tool("a_tool")] }), { source: "api", now: NOW });
   expect(summarise(group)).toEqual({
     id: "chrome",
+    scope: "system",
     description: "Browser tools.",
     toolCount: 2,
     tools: ["b_tool", "a_tool"],

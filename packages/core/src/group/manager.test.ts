@@ -149,30 +149,31 @@ test("getToolGroup - matches the exact tool name only", () => {
   expect(manager.getToolGroup("nothing")).toBeNull();
 });
 
-test("isToolInGroups - is true exactly when the tool's owner is among the groups", () => {
-  const manager = managerWith(group("chrome", ["open_tab"]), group("files", ["read_it"]));
-  expect(manager.isToolInGroups("open_tab", ["files", "chrome"])).toBe(true);
-  expect(manager.isToolInGroups("open_tab", new Set(["chrome"]))).toBe(true);
-  expect(manager.isToolInGroups("open_tab", ["files"])).toBe(false);
-  expect(manager.isToolInGroups("open_tab", [])).toBe(false);
-  expect(manager.isToolInGroups("unknown_tool", ["chrome", "files"])).toBe(false);
-  expect(manager.isToolInGroups("OPEN_TAB", ["chrome"])).toBe(false);
+const scoped = (id: string, scope: string, tools: string[]): Group => ({ ...group(id, tools), scope });
+
+test("scopes - a name belongs to one group per scope: a department and an agent may each bring a tool everyone has", () => {
+  const manager = managerWith(group("http", ["http_request"]), scoped("eng_http", "department:eng", ["http_request"]), scoped("mine", "agent:agt_1", ["http_request", "note"]));
+  expect(manager.toolsNamed("http_request").map((found) => [found.scope, found.group.id])).toEqual([
+    ["agent:agt_1", "mine"],
+    ["department:eng", "eng_http"],
+    ["system", "http"],
+  ]);
+  expect(manager.findTool("http_request")?.group.id).toBe("http");
+  expect(manager.findTool("note")?.group.id).toBe("mine");
+  expect(manager.toolIn("department:eng", "http_request")?.group.id).toBe("eng_http");
+  expect(manager.toolIn("department:ops", "http_request")).toBeUndefined();
+  expect(manager.registerGroup(scoped("eng_other", "department:eng", ["http_request"]))).toEqual({ ok: false, error: "tool_name_conflict", toolName: "http_request", owner: "eng_http" });
+  expect(manager.registerGroup(scoped("ops_http", "department:ops", ["http_request"]))).toMatchObject({ ok: true });
 });
 
-test("getToolDefinitions - merges the groups' tools in order, once each, without x-toolgate", () => {
-  const manager = managerWith(
-    group("chrome", [tool("open_tab", { dangerous: true, timeoutMs: 5 }), "close_tab"]),
-    group("files", ["read_it"]),
-    group("other", ["unused"]),
-  );
-  const definitions = manager.getToolDefinitions(["files", "chrome", "files", "ghost"]);
-  expect(definitions.map((d) => d.function.name)).toEqual(["read_it", "open_tab", "close_tab"]);
-  for (const definition of definitions) {
-    expect(Object.keys(definition).sort()).toEqual(["function", "type"]);
-    expect(definition.type).toBe("function");
-  }
-  expect(definitions[1]?.function).toEqual(tool("open_tab").function);
-  expect(manager.getToolDefinitions([])).toEqual([]);
+test("scopes - a group moved to another scope leaves its old scope's names free; removing a narrower one uncovers the wider one", () => {
+  const manager = managerWith(group("http", ["http_request"]), scoped("eng_http", "department:eng", ["http_request"]));
+  expect(manager.registerGroup(scoped("eng_http", "agent:agt_1", ["http_request"]))).toMatchObject({ ok: true, replaced: true });
+  expect(manager.toolIn("department:eng", "http_request")).toBeUndefined();
+  expect(manager.toolIn("agent:agt_1", "http_request")?.group.id).toBe("eng_http");
+  expect(manager.clone().toolsNamed("http_request").map((found) => found.group.id)).toEqual(["eng_http", "http"]);
+  manager.unregisterGroup("eng_http");
+  expect(manager.toolsNamed("http_request").map((found) => found.group.id)).toEqual(["http"]);
 });
 
 test("findTool - returns the owning group and the full definition with its policy", () => {
@@ -187,8 +188,8 @@ test("findTool - returns the owning group and the full definition with its polic
 test("listGroups - summarises each group with its tool count and names", () => {
   const manager = managerWith(group("files", ["read_it", "write_it"]), group("chrome", ["open_tab"]));
   expect(manager.listGroups()).toEqual([
-    { id: "chrome", description: "The chrome group.", toolCount: 1, tools: ["open_tab"], reserved: false, source: "api", executor: null, updatedAt: NOW },
-    { id: "files", description: "The files group.", toolCount: 2, tools: ["read_it", "write_it"], reserved: false, source: "api", executor: null, updatedAt: NOW },
+    { id: "chrome", scope: "system", description: "The chrome group.", toolCount: 1, tools: ["open_tab"], reserved: false, source: "api", executor: null, updatedAt: NOW },
+    { id: "files", scope: "system", description: "The files group.", toolCount: 2, tools: ["read_it", "write_it"], reserved: false, source: "api", executor: null, updatedAt: NOW },
   ]);
 });
 

@@ -1,5 +1,7 @@
-import type { AgentToolDefinition, ToolDefinition } from "../tool/schema";
-import { forAgent } from "../tool/schema";
+import type { ToolDefinition } from "../tool/schema";
+import { narrowness } from "../scope/index";
+import type { GroupScope } from "../scope/index";
+import { scopeOfGroup } from "./schema";
 import type { Group, GroupSummary } from "./schema";
 import { summarise } from "./views";
 
@@ -9,13 +11,21 @@ export type RegisterResult =
 
 export type UnregisterResult = { ok: true } | { ok: false; error: "group_not_found" | "reserved_group_id" };
 
+/** A tool as found: its group, its definition, and the scope it was found in. */
+export type FoundTool = { group: Group; definition: ToolDefinition; scope: GroupScope };
+
+const ownerKey = (scope: GroupScope, toolName: string) => `${scope}\u0000${toolName.toLowerCase()}`;
+
 /**
- * The tool catalog: groups by id and each tool's owning group.
- * Pure and in memory; the DynamoDB-backed catalog loads one of these and writes through it.
+ * The tool catalog: groups by id and, within each scope, each tool name's owning group (a name belongs to one group
+ * per scope; a narrower scope may bring a tool of a name a wider one has). Pure and in memory; the DynamoDB-backed
+ * catalog loads one of these and writes through it.
  */
 export class ToolGroupManager {
   private readonly groups = new Map<string, Group>();
-  private readonly toolToGroup = new Map<string, string>();
+  private readonly owners = new Map<string, string>();
+  /** The scopes each lowercased tool name has an owner in. */
+  private readonly scopesOfName = new Map<string, Set<GroupScope>>();
   private readonly reservedIds: ReadonlySet<string>;
 
   constructor(reservedIds: Iterable<string> = []) {
@@ -25,8 +35,7 @@ export class ToolGroupManager {
   /** An independent copy: registering into it leaves this one as it was. */
   clone(): ToolGroupManager {
     const copy = new ToolGroupManager(this.reservedIds);
-    for (const [id, group] of this.groups) copy.groups.set(id, group);
-    for (const [tool, owner] of this.toolToGroup) copy.toolToGroup.set(tool, owner);
+    for (const group of this.groups.values()) copy.add(group);
     return copy;
   }
 
@@ -37,8 +46,9 @@ export class ToolGroupManager {
   /** Checks a registration against the catalog without changing it; `replacing` names a group it takes the place of. */
   check(group: Group, replacing?: string): RegisterResult {
     if (this.isReserved(group.id) && group.source !== "builtin") return { ok: false, error: "reserved_group_id" };
+    const scope = scopeOfGroup(group);
     for (const tool of group.tools) {
-      const owner = this.toolToGroup.get(tool.function.name.toLowerCase());
+      const owner = this.owners.get(ownerKey(scope, tool.function.name));
       if (owner !== undefined && owner !== group.id && owner !== replacing)
         return { ok: false, error: "tool_name_conflict", toolName: tool.function.name, owner };
     }
@@ -50,8 +60,7 @@ export class ToolGroupManager {
     const result = this.check(group);
     if (!result.ok) return result;
     this.remove(group.id);
-    this.groups.set(group.id, group);
-    for (const tool of group.tools) this.toolToGroup.set(tool.function.name.toLowerCase(), group.id);
+    this.add(group);
     return result;
   }
 
@@ -66,43 +75,31 @@ export class ToolGroupManager {
     return this.groups.get(groupId);
   }
 
-  /** The agent-facing definitions of the given groups, merged, each tool once, in group then tool order. */
-  getToolDefinitions(groupIds: Iterable<string>): AgentToolDefinition[] {
-    const seen = new Set<string>();
-    const definitions: AgentToolDefinition[] = [];
-    for (const groupId of groupIds) {
-      for (const tool of this.groups.get(groupId)?.tools ?? []) {
-        if (seen.has(tool.function.name)) continue;
-        seen.add(tool.function.name);
-        definitions.push(forAgent(tool));
-      }
-    }
-    return definitions;
-  }
-
   listGroups(): GroupSummary[] {
     return [...this.groups.values()].map(summarise).sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  /** The id of the group that owns the tool (exact name), or null. */
+  /** The id of the group that owns the tool (exact name) in the widest scope it has one in, or null. */
   getToolGroup(toolName: string): string | null {
-    const owner = this.toolToGroup.get(toolName.toLowerCase());
-    if (owner === undefined) return null;
-    return this.findTool(toolName) ? owner : null;
+    return this.findTool(toolName)?.group.id ?? null;
   }
 
-  findTool(toolName: string): { group: Group; definition: ToolDefinition } | undefined {
-    const owner = this.toolToGroup.get(toolName.toLowerCase());
-    const group = owner === undefined ? undefined : this.groups.get(owner);
+  /** The tool of this exact name in one scope, if a group of that scope has it. */
+  toolIn(scope: GroupScope, toolName: string): FoundTool | undefined {
+    const group = this.groups.get(this.owners.get(ownerKey(scope, toolName)) ?? "");
     const definition = group?.tools.find((tool) => tool.function.name === toolName);
-    return group && definition ? { group, definition } : undefined;
+    return group && definition ? { group, definition, scope } : undefined;
   }
 
-  isToolInGroups(toolName: string, groupIds: Iterable<string>): boolean {
-    const owner = this.getToolGroup(toolName);
-    if (owner === null) return false;
-    for (const groupId of groupIds) if (groupId === owner) return true;
-    return false;
+  /** Every tool of this exact name, narrowest scope first (one per scope). */
+  toolsNamed(toolName: string): FoundTool[] {
+    const scopes = [...(this.scopesOfName.get(toolName.toLowerCase()) ?? [])].sort((a, b) => narrowness(b) - narrowness(a));
+    return scopes.flatMap((scope) => this.toolIn(scope, toolName) ?? []);
+  }
+
+  /** The tool of this exact name in the widest scope that has one: everyone's if there is one (what an operator names). */
+  findTool(toolName: string): FoundTool | undefined {
+    return this.toolsNamed(toolName).at(-1);
   }
 
   getAllGroupIds(): string[] {
@@ -113,10 +110,29 @@ export class ToolGroupManager {
     return this.groups.size;
   }
 
+  private add(group: Group) {
+    const scope = scopeOfGroup(group);
+    this.groups.set(group.id, group);
+    for (const tool of group.tools) {
+      const name = tool.function.name.toLowerCase();
+      this.owners.set(ownerKey(scope, name), group.id);
+      let scopes = this.scopesOfName.get(name);
+      if (!scopes) this.scopesOfName.set(name, (scopes = new Set()));
+      scopes.add(scope);
+    }
+  }
+
   private remove(groupId: string) {
     const existing = this.groups.get(groupId);
     if (!existing) return;
-    for (const tool of existing.tools) this.toolToGroup.delete(tool.function.name.toLowerCase());
+    const scope = scopeOfGroup(existing);
+    for (const tool of existing.tools) {
+      const name = tool.function.name.toLowerCase();
+      this.owners.delete(ownerKey(scope, name));
+      const scopes = this.scopesOfName.get(name);
+      scopes?.delete(scope);
+      if (scopes?.size === 0) this.scopesOfName.delete(name);
+    }
     this.groups.delete(groupId);
   }
 }

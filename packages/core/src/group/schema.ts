@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
+import { GroupScope, SYSTEM } from "../scope/index";
 
 export const GroupSource = z.enum(["builtin", "module", "api"]);
 export type GroupSource = z.infer<typeof GroupSource>;
@@ -32,6 +33,8 @@ export const GroupDefinition = z.strictObject({
   description: Description,
   tools: ToolList,
   executor: Executor.optional(),
+  /** Who the group's tools are for: everyone (the default), one department, or one agent. */
+  scope: GroupScope.optional(),
 });
 export type GroupDefinition = z.infer<typeof GroupDefinition>;
 
@@ -41,6 +44,7 @@ export const GroupInput = z
     description: Description,
     tools: ToolList.optional(),
     executor: Executor.optional(),
+    scope: GroupScope.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.tools === undefined && input.executor?.type !== "mcp")
@@ -58,8 +62,12 @@ export const Group = GroupDefinition.extend({
 });
 export type Group = z.infer<typeof Group>;
 
+/** A group's scope; a group stored without one is everyone's, as every group was before scopes. */
+export const scopeOfGroup = (group: Pick<Group, "scope">): GroupScope => group.scope ?? SYSTEM;
+
 export type GroupSummary = {
   id: string;
+  scope: GroupScope;
   description: string;
   toolCount: number;
   tools: string[];

@@ -1,5 +1,6 @@
 import { definitionTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
+import { scopeOfGroup } from "./schema";
 import type { Group, GroupSummary } from "./schema";
 import type { Executor } from "../executor/schema";
 
@@ -10,6 +11,7 @@ export const executorSummary = (executor: Executor | undefined): GroupSummary["e
 /** A group as the API shows it: identity first, full tool definitions last. */
 export const groupView = (group: Group) => ({
   id: group.id,
+  scope: scopeOfGroup(group),
   description: group.description,
   toolCount: group.tools.length,
   reserved: group.reserved,
@@ -23,6 +25,7 @@ export const groupView = (group: Group) => ({
 
 export const summarise = (group: Group): GroupSummary => ({
   id: group.id,
+  scope: scopeOfGroup(group),
   description: group.description,
   toolCount: group.tools.length,
   tools: group.tools.map((tool) => tool.function.name),

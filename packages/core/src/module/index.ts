@@ -112,7 +112,7 @@ async function load(applying: Applying): Promise<EventOutcome> {
     return reject(applying, fallbackGroupId, { error: "json_too_deep", message: tooDeepMessage("The module's event detail") });
   const parsed = safeParseHuman(ModuleLoaded, event.detail);
   const input = parsed.success
-    ? safeParseHuman(GroupInput, { description: parsed.data.description, tools: parsed.data.tools, executor: parsed.data.executor })
+    ? safeParseHuman(GroupInput, { description: parsed.data.description, tools: parsed.data.tools, executor: parsed.data.executor, scope: parsed.data.scope })
     : parsed;
   if (!input.success) {
     const details = describeIssues(input.error);

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { GroupScope } from "../scope/index";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
 
@@ -14,6 +15,8 @@ export const ModuleLoaded = z.strictObject({
   /** Left out when the executor is an MCP server: its tools are imported from it. */
   tools: z.array(ToolDefinition).optional(),
   executor: Executor.optional(),
+  /** Who the group's tools are for: everyone (the default), "department:<name>" or "agent:<agentId>". */
+  scope: GroupScope.optional(),
 });
 export type ModuleLoaded = z.infer<typeof ModuleLoaded>;
 

@@ -1,6 +1,6 @@
 import type { Principal } from "./principal";
 import type { StoredPolicy } from "./schema";
-import { scopeOf } from "./scope";
+import { reaches } from "../scope/index";
 
 /** Who is calling, as policy scopes name them. */
 export type Caller = Pick<Principal, "agentId" | "roleId" | "department">;
@@ -14,13 +14,7 @@ const MAX_ANSWERS = 10_000;
 /** Its conditions read the call's context: the arguments, or the facts derived from them. */
 const readsArguments = (policy: StoredPolicy) => policy.reads.context === "all" || policy.reads.context.length > 0;
 
-const inScope = (policy: StoredPolicy, caller: Caller) => {
-  const scope = scopeOf(policy.scope);
-  if (scope.kind === "system") return true;
-  if (scope.kind === "department") return caller.department === scope.name;
-  if (scope.kind === "role") return caller.roleId === scope.name;
-  return caller.agentId === scope.name;
-};
+const inScope = (policy: StoredPolicy, caller: Caller) => reaches(policy.scope, caller);
 
 /**
  * The policies of one catalog snapshot, indexed by the tools and groups their action names, so a call is put only to

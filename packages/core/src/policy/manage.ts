@@ -11,7 +11,7 @@ import { readPolicy } from "./cedar/read";
 import type { PolicyProblem, ReadPolicy } from "./cedar/read";
 import { validateAgainstCatalog } from "./cedar/validate";
 import { compileRule } from "./short-rule";
-import { scopeProblem } from "./scope";
+import { missingInScope } from "../scope/exists";
 import { MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";
 import type { PolicyInput, StoredPolicy } from "./schema";
 
@@ -47,8 +47,8 @@ export type Checked = { cedar: string; read?: ReadPolicy; problems: PolicyProble
 export type CheckGround = { db: Db; manager: ToolGroupManager };
 
 export async function checkPolicy({ db, manager }: CheckGround, id: string, input: PolicyInput): Promise<Checked> {
-  const scoped = await scopeProblem(db, input.scope);
-  if (scoped) return { cedar: "", problems: [scoped] };
+  const missing = await missingInScope(db, input.scope);
+  if (missing) return { cedar: "", problems: [{ message: missing }] };
   let cedar: string;
   if ("rule" in input) {
     const compiled = compileRule(input.rule, manager.findTool(input.rule.tool)?.definition);
@@ -110,8 +110,8 @@ const sameText = (stored: StoredPolicy, input: PolicyInput) => ("rule" in input 
  * the catalog again: one a catalog change made invalid keeps failing closed, and can still be made log-only.
  */
 async function unchanged(db: Db, stored: StoredPolicy, input: PolicyInput): Promise<Checked> {
-  const scoped = input.scope === stored.scope ? undefined : await scopeProblem(db, input.scope);
-  if (scoped) return { cedar: stored.cedar, problems: [scoped] };
+  const missing = input.scope === stored.scope ? undefined : await missingInScope(db, input.scope);
+  if (missing) return { cedar: stored.cedar, problems: [{ message: missing }] };
   const read = await readPolicy(stored.cedar);
   return read.ok ? { cedar: stored.cedar, read: read.read, problems: [] } : { cedar: stored.cedar, problems: read.problems };
 }

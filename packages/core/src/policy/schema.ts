@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { Scope } from "../scope/index";
 
 /** The longest a tool may run (a Lambda's own limit). */
 export const MAX_TOOL_TIMEOUT_MS = 900_000;
@@ -42,11 +43,8 @@ export const PolicyPatch = z.partialRecord(ToolPolicy.keyof(), z.unknown());
 export type PolicyPatch = z.infer<typeof PolicyPatch>;
 
 /** Who a policy applies to: everyone, the agents of a department, of a role, or one agent. */
-export const PolicyScope = z
-  .string()
-  .max(200)
-  .regex(/^(system|department:.+|role:.+|agent:.+)$/, 'must be "system", "department:<name>", "role:<roleId>" or "agent:<agentId>"');
-export type PolicyScope = z.infer<typeof PolicyScope>;
+export const PolicyScope = Scope;
+export type PolicyScope = Scope;
 
 export const PolicyMode = z.enum(["enforce", "log_only"]);
 export type PolicyMode = z.infer<typeof PolicyMode>;
