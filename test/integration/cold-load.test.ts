@@ -41,11 +41,11 @@ beforeAll(async () => {
   for (let n = 0; n < GROUPS; n++) expect((await admin("PUT", `/groups/${groupId(n)}`, { body: { description: `Group ${n}.`, tools: toolsOf(n) } })).status).toBe(201);
   expect((await admin("POST", "/tools/cold_2_write/disable")).status).toBe(200);
   const role = await admin("POST", "/roles", { body: { name: "cold reader", toolGroups: [groupId(1), groupId(2)] } });
-  const created = await admin("POST", "/agents", { body: { roleId: role.body.id } });
+  const created = await admin("POST", "/agents", { body: { roleId: role.body.id, department: "cold" } });
   agent = { id: created.body.agent.id, token: created.body.token };
 });
 
-test("catalog - a cold process serving an agent whose role names 2 of 40 groups reads those 2, the policy overrides and the Cedar policies, not the whole catalog", async () => {
+test("catalog - a cold process serving an agent whose role names 2 of 40 groups reads those 2, the policy overrides, the Cedar policies and the groups of its department and its own, not the whole catalog", async () => {
   const cold = await testToolgate({ table: writer.db.table });
   const sent = recordRequests(cold);
   const listed = await api(cold)("GET", `/agents/${agent.id}/tools`, { token: agent.token });
@@ -53,7 +53,9 @@ test("catalog - a cold process serving an agent whose role names 2 of 40 groups 
   expect(namesOf(listed.body)).toEqual(["cold_1_read", "cold_1_write", "cold_2_read"]);
   expect(groupKeysRead(sent)).toEqual([`GROUP#${groupId(1)}`, `GROUP#${groupId(2)}`]);
   const catalogQueries = sent.filter((request) => request.command === "QueryCommand" && request.input.ExpressionAttributeValues?.[":pk"] === "CATALOG");
-  expect(catalogQueries.map((request) => request.input.ExpressionAttributeValues?.[":prefix"]).sort()).toEqual(["CEDAR#", "POLICY#"]);
+  expect(catalogQueries.map((request) => request.input.ExpressionAttributeValues?.[":prefix"]).sort()).toEqual(
+    ["CEDAR#", "POLICY#", `SCOPED#agent:${agent.id}#`, "SCOPED#department:cold#"].sort(),
+  );
   expect(sent.map((request) => request.command)).not.toContain("ScanCommand");
 
   const called = await api(cold)("POST", `/agents/${agent.id}/calls`, { token: agent.token, body: { tool: "cold_1_read" } });

@@ -161,13 +161,14 @@ test("DELETE /groups/:id - a reserved group is 409 reserved_group_id and stays",
   }
 });
 
-test("GET /groups - summarises each group with id, description, toolCount, tool names, reserved, source, executor (null: none bound) and updatedAt", async () => {
+test("GET /groups - summarises each group with id, scope, description, toolCount, tool names, reserved, source, executor (null: none bound) and updatedAt", async () => {
   const id = unique("summary");
   const names = [unique("s_one"), unique("s_two"), unique("s_three")];
   await putGroup(request, id, { description: "Summarised", tools: names.map((name) => tool(name)) });
   const summary = (await listGroups()).find((group) => group.id === id);
   expect(summary).toEqual({
     id,
+    scope: "system",
     description: "Summarised",
     tokens: expect.any(Number),
     toolCount: 3,

@@ -12,7 +12,10 @@ import type { PolicyOverride } from "../policy/schema";
 import type { StoredPolicy } from "../policy/schema";
 import { deniedWhateverTheArguments, prepareListing } from "../policy/listing";
 import { policyIndex } from "../policy/applicable";
-import { effectiveToolGroups, groupsToLoad } from "../role/index";
+import { effectiveToolGroups, groupsToLoad, ROOT_ROLE_ID, usesAllGroups } from "../role/index";
+import { groupScopesOf, reaches, SYSTEM } from "../scope/schema";
+import type { GroupScope } from "../scope/schema";
+import { scopeOfGroup } from "../group/schema";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
 import { metaGroup, metaTool } from "../search/meta-tools";
@@ -50,9 +53,29 @@ export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapsho
   overrides: snapshot.overrides,
   policies: snapshot.policies,
   revision: snapshot.version,
-  groups: effectiveToolGroups(role, snapshot.manager),
+  groups: reachedGroups(agent, role, snapshot.manager),
   complete: !snapshot.partial,
 });
+
+/** The scopes whose groups an agent may reach beside its role's: its department's and its own (none for root, which is fixed). */
+export const scopesToLoad = (agent: Pick<Agent, "id" | "department">, role: Pick<Role, "id">): GroupScope[] =>
+  role.id === ROOT_ROLE_ID ? [] : groupScopesOf({ agentId: agent.id, department: agent.department ?? null }).filter((scope) => scope !== SYSTEM);
+
+/**
+ * The groups an agent may use: those its role picks that reach it (everyone's, or its department's), its department's
+ * when the role leaves its groups unset, and its own, always. Root stays fixed to its groups.
+ */
+function reachedGroups(agent: Agent, role: Role, manager: ToolGroupManager): string[] {
+  const picked = effectiveToolGroups(role, manager);
+  if (role.id === ROOT_ROLE_ID) return picked;
+  const reach = { agentId: agent.id, roleId: role.id, department: agent.department ?? null };
+  const inReach = picked.filter((id) => {
+    const group = manager.getGroup(id);
+    return group !== undefined && reaches(scopeOfGroup(group), reach);
+  });
+  const department = reach.department !== null && usesAllGroups(role) ? manager.getAllGroupIds(`department:${reach.department}`) : [];
+  return [...new Set([...inReach, ...department, ...manager.getAllGroupIds(`agent:${agent.id}`)])];
+}
 
 /** An agent's access with the catalog version it was decided on, and whether its role and catalog were just read. */
 export type View = { access: Access; version: number; fresh: boolean };
@@ -74,7 +97,7 @@ export async function viewFrom(deps: ViewDeps, agent: Agent, read: { role?: Role
     throw roleGone(agent.roleId);
   }
   deps.roles.remember(read.role);
-  const snapshot = await deps.catalog.forGroups(groupsToLoad(read.role), read.catalogVersion);
+  const snapshot = await deps.catalog.forGroups(groupsToLoad(read.role), read.catalogVersion, scopesToLoad(agent, read.role));
   await prepareListing(snapshot.policies);
   return viewOf(agent, read.role, snapshot, true);
 }
@@ -104,7 +127,8 @@ export async function loadView(deps: ViewDeps, agent: Agent, mode: "cached" | "f
   const role = await deps.roles.get(agent.roleId);
   if (!role) throw roleGone(agent.roleId);
   const groups = groupsToLoad(role);
-  const snapshot = deps.catalog.peekForGroups(groups) ?? (await deps.catalog.currentForGroups(groups));
+  const scopes = scopesToLoad(agent, role);
+  const snapshot = deps.catalog.peekForGroups(groups, scopes) ?? (await deps.catalog.currentForGroups(groups, scopes));
   await prepareListing(snapshot.policies);
   return viewOf(agent, role, snapshot, false);
 }
@@ -131,12 +155,21 @@ function includesGroup(groups: readonly string[], groupId: string) {
   return set.has(groupId);
 }
 
-/** A tool of the catalog, or one of the meta tools every agent has (search_tools, call_tool), with the group it belongs to. */
+/**
+ * A tool of the catalog as this agent meets it, or one of the meta tools every agent has (search_tools, call_tool), with
+ * the group it belongs to: of the tools of that name in scopes that reach the agent, the narrowest in a group it may
+ * use is in front; with none in such a group, the widest (refused as not available). Another department's or another
+ * agent's tools do not exist for it.
+ */
 function lookUp(access: Access, toolName: string): { group: Group; definition: ToolDefinition; inRole: boolean } | undefined {
   const meta = metaTool(toolName);
   if (meta) return { group: metaGroup(), definition: meta, inRole: true };
-  const found = access.manager.findTool(toolName);
-  return found && { ...found, inRole: includesGroup(access.groups, found.group.id) };
+  const reach = { agentId: access.agent.id, roleId: access.role.id, department: access.agent.department ?? null };
+  const named = access.manager.toolsNamed(toolName).filter((found) => reaches(found.scope, reach));
+  const usable = named.find((found) => includesGroup(access.groups, found.group.id));
+  if (usable) return { ...usable, inRole: true };
+  const widest = named.at(-1);
+  return widest && { ...widest, inRole: false };
 }
 
 type Found = { group: Group; definition: ToolDefinition; inRole: boolean; policy: EffectivePolicy };
@@ -175,15 +208,16 @@ export function decide(access: Access, toolName: string): Decision {
 
 export type Allowed = Extract<Decision, { allowed: true }>;
 
-const allowedOf = (access: Access, definitions: readonly ToolDefinition[]): Allowed[] =>
+/** The tools of one group decide() allows: a tool another group of the agent's shadows is that group's, not this one's. */
+const allowedOf = (access: Access, groupId: string, definitions: readonly ToolDefinition[]): Allowed[] =>
   definitions.flatMap((definition) => {
     const decision = decide(access, definition.function.name);
-    return decision.allowed ? [decision] : [];
+    return decision.allowed && decision.group.id === groupId ? [decision] : [];
   });
 
-/** Every tool of the role's groups decide() allows, each once, in group then tool order, with its group and effective policy. */
+/** Every tool of the agent's groups decide() allows, each once, in group then tool order, with its group and effective policy. */
 export const allowedTools = (access: Access): Allowed[] =>
-  access.groups.flatMap((groupId) => allowedOf(access, access.manager.getGroup(groupId)?.tools ?? []));
+  access.groups.flatMap((groupId) => allowedOf(access, groupId, access.manager.getGroup(groupId)?.tools ?? []));
 
 const loadingOf = (role: Role) => role.toolLoading ?? "all";
 
@@ -195,7 +229,7 @@ export function listedTools(access: Access): Allowed[] {
   const allowed = allowedTools(access);
   if (loadingOf(access.role) === "all") return allowed;
   const pinned = new Set(access.role.pinnedTools);
-  return [...allowed.filter(({ definition }) => pinned.has(definition.function.name)), ...allowedOf(access, metaGroup().tools)];
+  return [...allowed.filter(({ definition }) => pinned.has(definition.function.name)), ...allowedOf(access, metaGroup().id, metaGroup().tools)];
 }
 
 /** The tools a role in search mode leaves out of the list, for clients that load them on demand (Anthropic's defer_loading). */

@@ -6,7 +6,10 @@ import { getItems, itemAt } from "./batch";
 import { queryPages } from "./query";
 import type { Item } from "./query";
 import { attempt } from "./write";
-import { CATALOG_PK, CEDAR_SK_PREFIX, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX } from "./keys";
+import { CATALOG_PK, CEDAR_SK_PREFIX, GROUP_SK_PREFIX, Keys, POLICY_SK_PREFIX, SCOPED_SK_PREFIX } from "./keys";
+import { scopeOfGroup } from "../group/schema";
+import { SYSTEM } from "../scope/schema";
+import type { GroupScope } from "../scope/schema";
 import type { PolicyOverride } from "../policy/schema";
 import type { StoredPolicy } from "../policy/schema";
 
@@ -28,6 +31,7 @@ export async function readCatalogItems(db: Db): Promise<{ groups: Group[]; overr
       const sk = String(item.sk);
       // Stored groups were validated when written; re-checking 20,000 schemas on every cold load costs more than the read.
       if (sk.startsWith(GROUP_SK_PREFIX)) groups.push(groupOf(item));
+      else if (sk.startsWith(SCOPED_SK_PREFIX)) continue;
       else if (sk.startsWith(POLICY_SK_PREFIX)) overrides.set(sk.slice(POLICY_SK_PREFIX.length), item.override as PolicyOverride);
       else if (sk.startsWith(CEDAR_SK_PREFIX)) policies.set(sk.slice(CEDAR_SK_PREFIX.length), policyOf(item));
     }
@@ -65,6 +69,13 @@ export async function readGroups(db: Db, groupIds: readonly string[]): Promise<M
 export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; policiesShipped: boolean }> {
   const items = await getItems(db, [...groupIds.map((id) => Keys.group(id)), Keys.shippedPolicies()]);
   return { groups: groupsAmong(items, groupIds), policiesShipped: itemAt(items, Keys.shippedPolicies()) !== undefined };
+}
+
+/** The groups of one department or one agent, from their copies beside each other (strongly consistent). */
+export async function readScopedGroups(db: Db, scope: GroupScope): Promise<Group[]> {
+  const groups = await readKind(db, `${SCOPED_SK_PREFIX}${scope}#`, groupOf);
+  // A department's name may hold "#": another scope's copies can share the prefix, and are not this scope's.
+  return [...groups.values()].filter((group) => scopeOfGroup(group) === scope);
 }
 
 /** Every policy override (a few small items beside the groups in the catalog's partition). */
@@ -134,6 +145,25 @@ export const putGroupItem = (db: Db, group: Group): CatalogItem => ({
   write: { Put: { TableName: db.table, Item: { ...Keys.group(group.id), ...(group.module ? { module: group.module } : {}), group: JSON.stringify(group) } } },
   effect: { kind: "put_group", group },
 });
+
+const scopedCopy = (db: Db, group: Group): CatalogItem => ({
+  write: { Put: { TableName: db.table, Item: { ...Keys.scopedGroup(scopeOfGroup(group), group.id), group: JSON.stringify(group) } } },
+});
+
+const deleteScopedCopy = (db: Db, group: Group): CatalogItem => ({ write: { Delete: { TableName: db.table, Key: Keys.scopedGroup(scopeOfGroup(group), group.id) } } });
+
+/** A group's writes: by id, and for a department's or an agent's group its copy beside its scope's (the old copy goes when its scope changed). */
+export function groupWrites(db: Db, group: Group, previous?: Group): CatalogItem[] {
+  const scope = scopeOfGroup(group);
+  const moved = previous !== undefined && scopeOfGroup(previous) !== SYSTEM && scopeOfGroup(previous) !== scope;
+  return [putGroupItem(db, group), ...(scope === SYSTEM ? [] : [scopedCopy(db, group)]), ...(moved ? [deleteScopedCopy(db, previous)] : [])];
+}
+
+/** A group's removal: by id (only if the module still owns it, when one is named) and its copy beside its scope's. */
+export const groupRemovals = (db: Db, group: Group, onlyIfModule?: string): CatalogItem[] => [
+  deleteGroupItem(db, group.id, onlyIfModule),
+  ...(scopeOfGroup(group) === SYSTEM ? [] : [deleteScopedCopy(db, group)]),
+];
 
 export const deleteGroupItem = (db: Db, groupId: string, onlyIfModule?: string): CatalogItem => ({
   write: {

@@ -4,10 +4,13 @@ export const GROUP_SK_PREFIX = "GROUP#";
 export const POLICY_SK_PREFIX = "POLICY#";
 /** Cedar policies about calls and their arguments, in the catalog beside the groups they name. */
 export const CEDAR_SK_PREFIX = "CEDAR#";
+/** A department's or an agent's group, stored again beside the other groups of its scope (read by one Query per scope). */
+export const SCOPED_SK_PREFIX = "SCOPED#";
 
 export const Keys = {
   catalogVersion: () => ({ pk: CATALOG_PK, sk: CATALOG_VERSION_SK }),
   group: (id: string) => ({ pk: CATALOG_PK, sk: `${GROUP_SK_PREFIX}${id}` }),
+  scopedGroup: (scope: string, id: string) => ({ pk: CATALOG_PK, sk: `${SCOPED_SK_PREFIX}${scope}#${id}` }),
   policy: (toolName: string) => ({ pk: CATALOG_PK, sk: `${POLICY_SK_PREFIX}${toolName}` }),
   cedarPolicy: (id: string) => ({ pk: CATALOG_PK, sk: `${CEDAR_SK_PREFIX}${id}` }),
   /** Present once the shipped policies were written (deleting one of them does not bring it back). */

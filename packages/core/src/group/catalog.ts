@@ -8,6 +8,7 @@ import { ToolGroupManager } from "./manager";
 import { META_GROUP_ID } from "../search/meta-tools";
 import { PartialCatalogs } from "./partial";
 import { CatalogWriter } from "./writer";
+import type { GroupScope } from "../scope/schema";
 
 export type { CatalogChange, CatalogSnapshot, Decide } from "./snapshot";
 
@@ -33,19 +34,19 @@ export class Catalog implements CatalogCache {
    * The catalog as agents of a role with these groups need it, at `version` (just read by the caller) or later: the
    * whole catalog if this process holds it or the role uses every group, else only those groups.
    */
-  forGroups(groupIds: readonly string[] | "all", version: number): Promise<CatalogSnapshot> {
+  forGroups(groupIds: readonly string[] | "all", version: number, scopes: readonly GroupScope[] = []): Promise<CatalogSnapshot> {
     if (groupIds === "all" || (this.cached && this.cached.version >= version)) return this.at(version);
-    return this.partials.at(groupIds, version);
+    return this.partials.at(groupIds, scopes, version);
   }
 
   /** The same, at the catalog's version as read now. */
-  async currentForGroups(groupIds: readonly string[] | "all"): Promise<CatalogSnapshot> {
-    return this.forGroups(groupIds, await readCatalogVersion(this.db));
+  async currentForGroups(groupIds: readonly string[] | "all", scopes: readonly GroupScope[] = []): Promise<CatalogSnapshot> {
+    return this.forGroups(groupIds, await readCatalogVersion(this.db), scopes);
   }
 
-  /** The newest snapshot this process holds for these groups, without any read. */
-  peekForGroups(groupIds: readonly string[] | "all"): CatalogSnapshot | undefined {
-    const partial = groupIds === "all" ? undefined : this.partials.peek(groupIds);
+  /** The newest snapshot this process holds for these groups and scopes, without any read. */
+  peekForGroups(groupIds: readonly string[] | "all", scopes: readonly GroupScope[] = []): CatalogSnapshot | undefined {
+    const partial = groupIds === "all" ? undefined : this.partials.peek(groupIds, scopes);
     return partial && (!this.cached || this.cached.version < partial.version) ? partial : this.cached;
   }
 

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from "../tool/schema";
-import { narrowness } from "../scope/index";
-import type { GroupScope } from "../scope/index";
+import { narrowness } from "../scope/schema";
+import type { GroupScope } from "../scope/schema";
 import { scopeOfGroup } from "./schema";
 import type { Group, GroupSummary } from "./schema";
 import { summarise } from "./views";
@@ -26,6 +26,7 @@ export class ToolGroupManager {
   private readonly owners = new Map<string, string>();
   /** The scopes each lowercased tool name has an owner in. */
   private readonly scopesOfName = new Map<string, Set<GroupScope>>();
+  private readonly idsByScope = new Map<GroupScope, Set<string>>();
   private readonly reservedIds: ReadonlySet<string>;
 
   constructor(reservedIds: Iterable<string> = []) {
@@ -102,8 +103,9 @@ export class ToolGroupManager {
     return this.toolsNamed(toolName).at(-1);
   }
 
-  getAllGroupIds(): string[] {
-    return [...this.groups.keys()].sort();
+  /** Every group's id, or those of one scope, sorted. */
+  getAllGroupIds(scope?: GroupScope): string[] {
+    return [...(scope === undefined ? this.groups.keys() : (this.idsByScope.get(scope) ?? []))].sort();
   }
 
   get size() {
@@ -113,6 +115,9 @@ export class ToolGroupManager {
   private add(group: Group) {
     const scope = scopeOfGroup(group);
     this.groups.set(group.id, group);
+    let ids = this.idsByScope.get(scope);
+    if (!ids) this.idsByScope.set(scope, (ids = new Set()));
+    ids.add(group.id);
     for (const tool of group.tools) {
       const name = tool.function.name.toLowerCase();
       this.owners.set(ownerKey(scope, name), group.id);
@@ -134,5 +139,8 @@ export class ToolGroupManager {
       if (scopes?.size === 0) this.scopesOfName.delete(name);
     }
     this.groups.delete(groupId);
+    const ids = this.idsByScope.get(scope);
+    ids?.delete(groupId);
+    if (ids?.size === 0) this.idsByScope.delete(scope);
   }
 }

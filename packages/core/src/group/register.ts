@@ -1,10 +1,12 @@
 import type { CatalogItem } from "../dynamo/catalog";
-import { deleteGroupItem, putGroupItem } from "../dynamo/catalog";
+import { groupRemovals, groupWrites } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
 import type { Catalog } from "./catalog";
 import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 import type { Executor } from "../executor/schema";
-import { Group } from "./schema";
+import { Group, scopeOfGroup } from "./schema";
+import { SYSTEM } from "../scope/schema";
+import { missingInScope } from "../scope/exists";
 import type { GroupDefinition } from "./schema";
 import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
@@ -41,6 +43,20 @@ function refuseMetaToolNames(id: string, input: GroupDefinition) {
     );
 }
 
+/** Toolgate's native tools (org_management, artifact) are the same for every agent: no narrower scope may bring its own. */
+function refuseShadowingNative(manager: ToolGroupManager, id: string, input: GroupDefinition) {
+  if ((input.scope ?? SYSTEM) === SYSTEM) return;
+  for (const tool of input.tools) {
+    const native = manager.toolIn(SYSTEM, tool.function.name);
+    if (native && NATIVE_GROUP_IDS.includes(native.group.id))
+      throw groupError(
+        "reserved_tool_name",
+        `"${tool.function.name}" is a tool of toolgate's own group "${native.group.id}", which no department or agent may replace with its own. Rename the tool (e.g. with a prefix).`,
+        { toolName: tool.function.name, groupId: id },
+      );
+  }
+}
+
 const reserved = (id: string) =>
   groupError("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
 
@@ -60,6 +76,7 @@ export function planRegistration(
     });
   if (input.executor?.type === "mcp") refuseLiteralSecrets(input.executor.headers);
   if (registration.source !== "builtin") refuseMetaToolNames(id, input);
+  refuseShadowingNative(manager, id, input);
   const group = Group.parse({
     ...input,
     id,
@@ -81,14 +98,16 @@ export function planRegistration(
   if (!checked.ok)
     throw groupError(
       "tool_name_conflict",
-      `The tool "${checked.toolName}" already belongs to the group "${checked.owner}"; a tool name can belong to only one group.`,
+      `The tool "${checked.toolName}" already belongs to the group "${checked.owner}"; within one scope (${scopeOfGroup(group)}), a tool name can belong to only one group.`,
       { toolName: checked.toolName, ownerGroup: checked.owner, groupId: id },
     );
   return { group, replaced: checked.replaced, ...(checked.warning ? { warning: checked.warning } : {}) };
 }
 
-/** Refuses (invalid_group_def) tools whose parameters are not a valid JSON Schema. */
-async function checkSchemas(input: GroupDefinition) {
+/** Refuses (invalid_group_def) tools whose parameters are not a valid JSON Schema, and a scope naming no agent. */
+async function checkDefinition(db: Db, input: GroupDefinition) {
+  const missing = input.scope === undefined ? undefined : await missingInScope(db, input.scope);
+  if (missing) throw groupError("invalid_group_def", `The group definition is not valid: ${missing}`, { details: [{ path: "scope", message: missing }] });
   const details = await jsonSchemaProblems(input.tools);
   if (details.length) throw groupError("invalid_group_def", `The group definition is not valid: ${summarise(details)}.`, { details });
 }
@@ -101,12 +120,12 @@ export async function registerGroup(
   registration: Registration,
   extraItems: CatalogItem[] = [],
 ): Promise<RegisterOutcome> {
-  await checkSchemas(input);
+  await checkDefinition(db, input);
   return catalog.change((manager) => {
     const outcome = planRegistration(manager, id, input, registration);
     const replaced = registration.replacing && registration.replacing !== id ? manager.getGroup(registration.replacing) : undefined;
-    const removeReplaced = replaced && replaced.module === registration.module ? [deleteGroupItem(db, replaced.id, registration.module)] : [];
-    return { items: [putGroupItem(db, outcome.group), ...removeReplaced, ...extraItems], result: outcome };
+    const removeReplaced = replaced && replaced.module === registration.module ? groupRemovals(db, replaced, registration.module) : [];
+    return { items: [...groupWrites(db, outcome.group, manager.getGroup(id)), ...removeReplaced, ...extraItems], result: outcome };
   });
 }
 
@@ -116,7 +135,7 @@ export function unregisterGroup(db: Db, catalog: Catalog, id: string): Promise<G
     if (manager.isReserved(id))
       throw groupError("reserved_group_id", `"${id}" is a reserved built-in group and cannot be removed.`, { groupId: id });
     if (!group) throw groupNotFound(id);
-    return { items: [deleteGroupItem(db, id)], result: group };
+    return { items: groupRemovals(db, group), result: group };
   });
 }
 
@@ -129,6 +148,6 @@ export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Exe
       throw groupError("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
     if (executor.type === "mcp") refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });
-    return { items: [putGroupItem(db, updated)], result: updated };
+    return { items: groupWrites(db, updated, group), result: updated };
   });
 }

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
-import { GroupScope, SYSTEM } from "../scope/index";
+import { GroupScope, SYSTEM } from "../scope/schema";
 
 export const GroupSource = z.enum(["builtin", "module", "api"]);
 export type GroupSource = z.infer<typeof GroupSource>;
@@ -61,6 +61,10 @@ export const Group = GroupDefinition.extend({
   updatedAt: z.string(),
 });
 export type Group = z.infer<typeof Group>;
+
+/** GET /groups: every group, or those of one scope. */
+export const GroupListQuery = z.strictObject({ scope: GroupScope.optional() });
+export type GroupListQuery = z.infer<typeof GroupListQuery>;
 
 /** A group's scope; a group stored without one is everyone's, as every group was before scopes. */
 export const scopeOfGroup = (group: Pick<Group, "scope">): GroupScope => group.scope ?? SYSTEM;

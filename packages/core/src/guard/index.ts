@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadView, viewDeciding, viewFrom } from "../access/index";
+import { loadView, scopesToLoad, viewDeciding, viewFrom } from "../access/index";
 import { groupsToLoad } from "../role/schema";
 import type { View } from "../access/index";
 import type { Agent } from "../agent/schema";
@@ -65,7 +65,7 @@ export async function freshView(deps: GuardDeps, agent: Agent): Promise<View> {
 async function startingView(deps: GuardDeps, agent: Agent): Promise<{ view: View; guard: StoredGuard }> {
   const guard = deps.states.peek(agent.id);
   const role = deps.roles.peek(agent.roleId);
-  if (guard && role && deps.catalog.peekForGroups(groupsToLoad(role))) return { view: await loadView(deps, agent, "cached"), guard };
+  if (guard && role && deps.catalog.peekForGroups(groupsToLoad(role), scopesToLoad(agent, role))) return { view: await loadView(deps, agent, "cached"), guard };
   const start = await readAdmissionStart(deps.db, agent.id, agent.roleId);
   deps.states.remember(agent.id, start.guard);
   return { view: await viewFrom(deps, agent, start), guard: start.guard };

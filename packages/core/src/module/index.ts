@@ -1,6 +1,6 @@
 import { ConditionFailedError, isRefusal, ToolgateError } from "../error";
 import { AGAIN, untilSettled } from "../contention";
-import { deleteGroupItem, outsideCatalog } from "../dynamo/catalog";
+import { groupRemovals, outsideCatalog } from "../dynamo/catalog";
 import { createDb } from "../dynamo/client";
 import type { Db } from "../dynamo/client";
 import { linkedBus, storeOptions } from "../environment";
@@ -148,7 +148,7 @@ async function unload(applying: Applying): Promise<EventOutcome> {
   const removed = await catalog.change((manager) => {
     const group = manager.getGroup(groupId);
     if (!group || group.module !== module) return { items: null, result: false };
-    return { items: [deleteGroupItem(db, groupId, module), ...outsideCatalog(stateItems(applying, state))], result: true };
+    return { items: [...groupRemovals(db, group, module), ...outsideCatalog(stateItems(applying, state))], result: true };
   });
   if (!removed) await record(applying, state);
   return { outcome: "unloaded", module, version, groupId };

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { GroupScope } from "../scope/index";
+import { GroupScope } from "../scope/schema";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
 

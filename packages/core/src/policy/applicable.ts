@@ -1,6 +1,6 @@
 import type { Principal } from "./principal";
 import type { StoredPolicy } from "./schema";
-import { reaches } from "../scope/index";
+import { reaches } from "../scope/schema";
 
 /** Who is calling, as policy scopes name them. */
 export type Caller = Pick<Principal, "agentId" | "roleId" | "department">;

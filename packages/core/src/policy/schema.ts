@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { Scope } from "../scope/index";
+import { Scope } from "../scope/schema";
 
 /** The longest a tool may run (a Lambda's own limit). */
 export const MAX_TOOL_TIMEOUT_MS = 900_000;

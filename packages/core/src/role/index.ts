@@ -9,6 +9,7 @@ import { deleteRole, getRole, getRoleIdByName, insertRole, listRoles, replaceRol
 import type { Catalog } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
 import { createId } from "../id";
+import { SYSTEM } from "../scope/schema";
 import { parseOr } from "../validation";
 import type { CatalogSnapshot } from "../group/snapshot";
 import { effectivePolicy, permissionProblem } from "../policy/rules";
@@ -23,10 +24,13 @@ export { ROLE_ERRORS, roleError } from "./errors";
 
 export type RoleView = Role & { effectiveToolGroups: string[] };
 
-/** The groups a role's agents see and may call: root is fixed, none named means all, unregistered ones drop out. */
+/**
+ * The groups a role picks: root is fixed, none named means every group everyone has (a department's or an agent's own
+ * groups reach their agents beside these), unregistered ones drop out.
+ */
 export function effectiveToolGroups(role: Pick<Role, "id" | "toolGroups">, manager: ToolGroupManager): string[] {
   if (role.id === ROOT_ROLE_ID) return [...ROOT_TOOL_GROUPS];
-  if (usesAllGroups(role)) return manager.getAllGroupIds();
+  if (usesAllGroups(role)) return manager.getAllGroupIds(SYSTEM);
   return (role.toolGroups ?? []).filter((groupId) => manager.getGroup(groupId) !== undefined);
 }
 

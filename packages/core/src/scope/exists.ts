@@ -1,8 +1,8 @@
 import type { Db } from "../dynamo/client";
 import { readAgent } from "../dynamo/agents";
 import { getRole } from "../dynamo/roles";
-import { scopeOf } from "./index";
-import type { Scope } from "./index";
+import { scopeOf } from "./schema";
+import type { Scope } from "./schema";
 
 /**
  * What is wrong with a scope that names a role or an agent that does not exist (it would apply to nobody, silently),

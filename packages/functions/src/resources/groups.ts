@@ -5,7 +5,7 @@ import { API } from "../routes";
 import type { Env } from "../http/app";
 import { requireAdmin } from "../http/auth";
 import { method, path } from "../http/route";
-import { json } from "../http/validate";
+import { json, query } from "../http/validate";
 
 const R = API.groups.groups;
 
@@ -13,9 +13,9 @@ const R = API.groups.groups;
 const fullView = async (group: Group.Group) => ({ ...Group.groupView(group), ...Group.groupTokens(group, await loadTokenCounter()) });
 
 export const groups = new Hono<Env>()
-  .on(method(R.list), path(R.list), requireAdmin, async (c) => {
+  .on(method(R.list), path(R.list), requireAdmin, query(Group.GroupListQuery), async (c) => {
     const [snapshot, count] = await Promise.all([c.get("toolgate").catalog.snapshot(), loadTokenCounter()]);
-    return c.json({ groups: Group.listWithTokens(snapshot, count) });
+    return c.json({ groups: Group.listWithTokens(snapshot, count, c.req.valid("query").scope) });
   })
   .on(method(R.get), path(R.get), requireAdmin, async (c) => {
     return c.json(await fullView(Group.get(await c.get("toolgate").catalog.snapshot(), c.req.param("id"))));

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { api, testToolgate, tool } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+import { startExecutor } from "../support/executor";
+import type { Executor } from "../support/executor";
+import { createAgent, createRole, putGroup, secondInstance, unique } from "./helpers";
+
+let toolgate: Toolgate;
+let request: Api;
+let executor: Executor;
+
+const URL_PARAMETERS = { type: "object", properties: { url: { type: "string" } }, required: ["url"] };
+
+beforeAll(async () => {
+  [toolgate, executor] = await Promise.all([testToolgate(), startExecutor()]);
+  request = api(toolgate);
+});
+
+afterAll(() => executor?.close());
+
+type Issued = Awaited<ReturnType<typeof createAgent>>;
+
+const toolsOf = async (agent: Issued, through: Api = request) => {
+  const response = await through("GET", `/agents/${agent.agent.id}/tools`, { token: agent.token });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.tools as Array<{ function: { name: string; description: string } }>;
+};
+
+const call = (agent: Issued, name: string, args: Record<string, unknown>, through: Api = request) =>
+  through("POST", `/agents/${agent.agent.id}/calls`, { token: agent.token, body: { tool: name, arguments: args } });
+
+/** A department's http_request behind its own proxy, as a group of that department's scope. */
+async function departmentProxy(department: string) {
+  const id = unique("proxy");
+  const body = {
+    description: "HTTP requests through the department's proxy.",
+    scope: `department:${department}`,
+    executor: { type: "http", url: `${executor.url}/run` },
+    tools: [tool("http_request", `Fetch a URL through the ${department} proxy.`, URL_PARAMETERS)],
+  };
+  const group = await putGroup(request, id, body);
+  expect(group.scope).toBe(`department:${department}`);
+  return id;
+}
+
+test("layers - a department's own http_request is in front for its agents, whose calls run on its executor; other agents keep the system's", async () => {
+  const department = unique("dept");
+  const proxy = await departmentProxy(department);
+  const role = await createRole(request, { name: unique("role"), toolGroups: null });
+  const inside = await createAgent(request, role.id, { department });
+  const outside = await createAgent(request, role.id, { department: unique("other") });
+
+  const insideTools = (await toolsOf(inside)).filter((listed) => listed.function.name === "http_request");
+  expect(insideTools.map((listed) => listed.function.description)).toEqual([`Fetch a URL through the ${department} proxy.`]);
+  const outsideTools = (await toolsOf(outside)).filter((listed) => listed.function.name === "http_request");
+  expect(outsideTools).toHaveLength(1);
+  expect(outsideTools[0]!.function.description).not.toContain("proxy");
+
+  const ran = await call(inside, "http_request", { url: "https://example.com/inside" });
+  expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+  expect((await request("GET", `/agents/${inside.agent.id}/calls/${ran.body.callId}`)).body.group).toBe(proxy);
+  const handedToRuntime = await call(outside, "http_request", { url: "https://example.com/outside" });
+  expect(handedToRuntime.status, JSON.stringify(handedToRuntime.body)).toBe(202);
+  expect(handedToRuntime.body.status).toBe("authorized");
+  expect(executor.requestsFor("http_request").map((received) => received.body.arguments.url)).toEqual(["https://example.com/inside"]);
+
+  const listed = await request("GET", `/groups?scope=${encodeURIComponent(`department:${department}`)}`);
+  expect(listed.body.groups.map((group: { id: string }) => group.id)).toEqual([proxy]);
+});
+
+test("layers - a role that names its groups reaches its department's only when it names them; a cold instance reads them by scope", async () => {
+  const department = unique("dept");
+  const proxy = await departmentProxy(department);
+  const naming = await createRole(request, { name: unique("role"), toolGroups: ["network", proxy] });
+  const notNaming = await createRole(request, { name: unique("role"), toolGroups: ["network"] });
+  const picked = await createAgent(request, naming.id, { department });
+  const unpicked = await createAgent(request, notNaming.id, { department });
+  const cold = api(await secondInstance(toolgate));
+
+  expect((await toolsOf(picked, cold)).find((listed) => listed.function.name === "http_request")?.function.description).toContain("proxy");
+  expect((await call(picked, "http_request", { url: "https://example.com/picked" }, cold)).status).toBe(200);
+  expect((await toolsOf(unpicked, cold)).find((listed) => listed.function.name === "http_request")?.function.description).not.toContain("proxy");
+  expect((await call(unpicked, "http_request", { url: "https://example.com/unpicked" }, cold)).status).toBe(202);
+});
+
+test("layers - an agent's own group is listed to it alone; to another agent its tool does not exist", async () => {
+  const role = await createRole(request, { name: unique("role"), toolGroups: ["network"] });
+  const owner = await createAgent(request, role.id);
+  const stranger = await createAgent(request, role.id);
+  const own = unique("own");
+  const name = unique("my_notes");
+  await putGroup(request, own, {
+    description: "The agent's own notes.",
+    scope: `agent:${owner.agent.id}`,
+    executor: { type: "http", url: `${executor.url}/run` },
+    tools: [tool(name, "Keep a note.", { type: "object", properties: { text: { type: "string" } } })],
+  });
+  for (const through of [request, api(await secondInstance(toolgate))]) {
+    expect((await toolsOf(owner, through)).map((listed) => listed.function.name)).toContain(name);
+    expect((await toolsOf(stranger, through)).map((listed) => listed.function.name)).not.toContain(name);
+    expect((await call(owner, name, { text: "mine" }, through)).status).toBe(200);
+    const refused = await call(stranger, name, { text: "theirs" }, through);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(404);
+    expect(refused.body.error).toBe("unknown_tool");
+  }
+  expect(executor.requestsFor(name).map((received) => received.body.agentId)).toEqual([owner.agent.id, owner.agent.id]);
+});
+
+test("layers - toolgate's own tools cannot be replaced in a narrower scope, and a scope naming no agent is refused", async () => {
+  const shadowing = await request("PUT", `/groups/${unique("fake_org")}`, {
+    body: { description: "Not the real one.", scope: "department:anyone", executor: { type: "http", url: `${executor.url}/run` }, tools: [tool("find_role_by_name", "Find a role.")] },
+  });
+  expect(shadowing.status, JSON.stringify(shadowing.body)).toBe(409);
+  expect(shadowing.body).toMatchObject({ error: "reserved_tool_name", toolName: "find_role_by_name" });
+  const nobody = await request("PUT", `/groups/${unique("orphan")}`, {
+    body: { description: "Nobody's.", scope: "agent:agt_no_such_agent", executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(unique("orphan_tool"), "Do it.")] },
+  });
+  expect(nobody.status, JSON.stringify(nobody.body)).toBe(400);
+  expect(nobody.body.error).toBe("invalid_group_def");
+  expect(nobody.body.message).toContain("agt_no_such_agent");
+});
