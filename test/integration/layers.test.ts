@@ -59,7 +59,7 @@ test("layers - a department's own http_request is in front for its agents, whose
 
   const ran = await call(inside, "http_request", { url: "https://example.com/inside" });
   expect(ran.status, JSON.stringify(ran.body)).toBe(200);
-  expect((await request("GET", `/agents/${inside.agent.id}/calls/${ran.body.callId}`)).body.group).toBe(proxy);
+  expect((await request("GET", `/agents/${inside.agent.id}/calls/${ran.body.callId}`)).body).toMatchObject({ group: proxy, scope: `department:${department}` });
   const handedToRuntime = await call(outside, "http_request", { url: "https://example.com/outside" });
   expect(handedToRuntime.status, JSON.stringify(handedToRuntime.body)).toBe(202);
   expect(handedToRuntime.body.status).toBe("authorized");
@@ -118,5 +118,39 @@ test("layers - toolgate's own tools cannot be replaced in a narrower scope, and 
   });
   expect(nobody.status, JSON.stringify(nobody.body)).toBe(400);
   expect(nobody.body.error).toBe("invalid_group_def");
+  expect(nobody.body.message).toContain("agt_no_such_agent");
+});
+
+test("layers - a department's and an agent's settings of a tool tighten everyone's and never loosen them", async () => {
+  const department = unique("dept");
+  const name = unique("fetch_page");
+  await putGroup(request, unique("pages"), {
+    description: "Fetch pages.",
+    executor: { type: "http", url: `${executor.url}/run` },
+    tools: [{ ...tool(name, "Fetch a page.", URL_PARAMETERS), "x-toolgate": { repeatLimit: 0 } }],
+  });
+  const role = await createRole(request, { name: unique("role"), toolGroups: null });
+  const inside = await createAgent(request, role.id, { department });
+  const watched = await createAgent(request, role.id, { department });
+  const outside = await createAgent(request, role.id);
+  const settings = (scope: string, method: "PUT" | "POST", route: string, body?: unknown) =>
+    request(method, `/tools/${name}${route}?scope=${encodeURIComponent(scope)}`, body === undefined ? {} : { body });
+
+  expect((await request("PUT", `/tools/${name}/policy`, { body: { requireConfirmation: true } })).status).toBe(200);
+  const loosened = await settings(`department:${department}`, "PUT", "/policy", { requireConfirmation: false, rateLimit: { perMinute: 1 } });
+  expect(loosened.status, JSON.stringify(loosened.body)).toBe(200);
+  expect(loosened.body).toMatchObject({ scope: `department:${department}`, policy: { requireConfirmation: true, rateLimit: { perMinute: 1 } } });
+  expect((await settings(`agent:${watched.agent.id}`, "POST", "/disable")).status).toBe(200);
+
+  expect((await call(inside, name, { url: "https://example.com/1" })).body.status).toBe("awaiting_confirmation");
+  const limited = await call(inside, name, { url: "https://example.com/2" });
+  expect(limited.status, JSON.stringify(limited.body)).toBe(429);
+  for (const n of [1, 2]) expect((await call(outside, name, { url: `https://example.com/outside/${n}` })).body.status).toBe("awaiting_confirmation");
+  expect((await toolsOf(watched)).map((listed) => listed.function.name)).not.toContain(name);
+  expect((await call(watched, name, { url: "https://example.com/3" })).body.error).toBe("tool_disabled");
+  expect((await toolsOf(inside)).map((listed) => listed.function.name)).toContain(name);
+
+  const nobody = await settings("agent:agt_no_such_agent", "PUT", "/policy", { rateLimit: { perMinute: 1 } });
+  expect(nobody.status, JSON.stringify(nobody.body)).toBe(400);
   expect(nobody.body.message).toContain("agt_no_such_agent");
 });

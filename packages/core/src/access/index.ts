@@ -6,7 +6,7 @@ import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import type { Group } from "../group/schema";
 import type { ToolGroupManager } from "../group/manager";
 import type { Agent } from "../agent/schema";
-import { effectivePolicy, permissionProblem } from "../policy/rules";
+import { layeredPolicy, permissionProblem, scopesOverridden } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
 import type { PolicyOverride } from "../policy/schema";
 import type { StoredPolicy } from "../policy/schema";
@@ -38,6 +38,8 @@ export type Access = {
   policies: ReadonlyMap<string, StoredPolicy>;
   revision: number;
   groups: string[];
+  /** The department and agent scopes whose overrides tighten the agent's tools' settings, widest first. */
+  layers: GroupScope[];
   /** The whole catalog, not only the role's groups: only then does a tool in none of them not exist. */
   complete: boolean;
 };
@@ -54,6 +56,9 @@ export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapsho
   policies: snapshot.policies,
   revision: snapshot.version,
   groups: reachedGroups(agent, role, snapshot.manager),
+  layers: scopesToLoad(agent, role)
+    .reverse()
+    .filter((scope) => scopesOverridden(snapshot.overrides).has(scope)),
   complete: !snapshot.partial,
 });
 
@@ -198,7 +203,7 @@ const ACCESS_CHECKS: ReadonlyArray<{ check: string; refuses: (found: Found, acce
 export function decide(access: Access, toolName: string): Decision {
   const looked = lookUp(access, toolName);
   if (!looked) return { allowed: false, group: null, error: refusals.unknown(toolName) };
-  const found = { ...looked, policy: effectivePolicy(looked.definition, access.overrides.get(toolName)) };
+  const found = { ...looked, policy: layeredPolicy(looked.definition, access.overrides, access.layers) };
   for (const { refuses } of ACCESS_CHECKS) {
     const error = refuses(found, access, toolName);
     if (error) return { allowed: false, group: found.group.id, error };
@@ -245,9 +250,10 @@ export const visibleTools = (access: Access): AgentToolDefinition[] => listedToo
 const MAX_VIEWS_PER_SNAPSHOT = 256;
 
 /** Everything decide() reads besides the catalog: two agents with equal keys see the same tools. */
-const accessKey = ({ groups, role, agent, policies }: Access) =>
+const accessKey = ({ groups, layers, role, agent, policies }: Access) =>
   JSON.stringify([
     groups,
+    layers,
     role.name.toLowerCase(),
     agent.department,
     agent.level,

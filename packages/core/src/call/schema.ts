@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { GroupScope } from "../scope/schema";
 
 export const CallStatus = z.enum([
   "awaiting_confirmation",
@@ -39,6 +40,8 @@ export const CallRecord = z.object({
   roleId: z.string(),
   tool: z.string(),
   group: z.string().nullable(),
+  /** The scope of the group whose tool ran: a department's or an agent's own tool in front of everyone's is named so. */
+  scope: GroupScope.optional(),
   status: CallStatus,
   arguments: z.unknown(),
   argumentsTruncated: z.boolean().optional(),

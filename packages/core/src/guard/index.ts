@@ -84,7 +84,7 @@ type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolea
 /** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
 function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
   const { stored, secrets } = storedCallArguments(planned.args);
-  const record = transitions.admitted({ ...base, group: planned.group, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
+  const record = transitions.admitted({ ...base, group: planned.group, scope: planned.scope, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
   const keepsArguments = record.status === "awaiting_confirmation" || (record.status === "authorized" && secrets.length > 0);
   return { planned, record, keepsArguments, secrets };
 }

@@ -12,6 +12,8 @@ import type { EffectivePolicy } from "../policy/rules";
 import { principalOf } from "../policy/principal";
 import { workspaceRootOf } from "../policy/workspace";
 import type { ToolDefinition } from "../tool/schema";
+import { scopeOfGroup } from "../group/schema";
+import type { GroupScope } from "../scope/schema";
 import { loadArgumentValidator, validateArguments } from "./arguments";
 import { refusal } from "./refusal";
 import type { GuardSettings } from "./settings";
@@ -21,6 +23,7 @@ export type Plan =
   | {
       kind: "admit";
       group: string;
+      scope: GroupScope;
       executor: Executor;
       args: Record<string, unknown>;
       policy: EffectivePolicy;
@@ -113,7 +116,7 @@ export async function prepare(access: Access, tool: string, args: Record<string,
       const { decision, error } = await policyDecision(access, definition, group, planning.args, applicable);
       if (error) return { kind: "refuse", error, group, ...(decision ? { decision } : {}) };
       const confirm = decision.effect === "ask" || (decision.effect !== "allow" && needsConfirmation(policy));
-      return { kind: "admit", group, executor, args: planning.args, policy, timeoutMs, decision, confirm };
+      return { kind: "admit", group, scope: scopeOfGroup(allowed.group), executor, args: planning.args, policy, timeoutMs, decision, confirm };
     },
   };
 }

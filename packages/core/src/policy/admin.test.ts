@@ -32,6 +32,7 @@ test("policyView - shows the definition's policy, its group and no override for 
   expect(policyView(snapshotWith(), "search_code")).toEqual({
     name: "search_code",
     group: "search",
+    scope: "system",
     policy: { rateLimit: { perMinute: 3 }, dangerous: true, disabled: false },
     override: null,
   });
@@ -42,6 +43,7 @@ test("policyView - shows the override and the effective policy it yields", () =>
   expect(policyView(snapshotWith({ search_code: override }), "search_code")).toEqual({
     name: "search_code",
     group: "search",
+    scope: "system",
     policy: { rateLimit: { perMinute: 3 }, dangerous: false, disabled: true },
     override,
   });

@@ -1,8 +1,8 @@
 export { effectivePolicy, isOverridden, needsConfirmation, permissionProblem } from "./rules";
 export type { EffectivePolicy } from "./rules";
 export { MAX_TOOL_TIMEOUT_MS, PolicyOverride, PolicyPatch, ToolPolicy } from "./schema";
-export { mergePolicy, policyView, setDisabled, setPolicy } from "./admin";
-export type { PolicyChange, PolicyView } from "./admin";
+export { mergePolicy, OverrideQuery, policyView, setDisabled, setPolicy } from "./admin";
+export type { OverrideTarget, PolicyChange, PolicyView } from "./admin";
 export { PolicyEffect, PolicyId, PolicyInput, PolicyMode, PolicyScope, ShortRule, MAX_POLICIES, MAX_POLICY_BYTES } from "./schema";
 export type { StoredPolicy } from "./schema";
 export { checkPolicy, deletePolicy, getPolicy, listPolicies, putPolicy } from "./manage";

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { ToolDefinition } from "../tool/schema";
 import type { ToolPolicy } from "./schema";
-import { effectivePolicy, needsConfirmation, permissionProblem } from "./rules";
+import { effectivePolicy, layeredPolicy, needsConfirmation, overrideKey, permissionProblem, tightened } from "./rules";
 import type { PolicyOverride } from "./schema";
 
 type Subject = { role: string; department: string | null; level: number | null };
@@ -135,4 +135,36 @@ test("needsConfirmation - dangerous or requireConfirmation, and nothing else", (
     [{ rateLimit: { perMinute: 1 }, minLevel: 9, strict: true }, false],
   ];
   for (const [policy, expected] of cases) expect(needsConfirmation(policy), JSON.stringify(policy)).toBe(expected);
+});
+
+const layered = (wider: ToolDefinition["x-toolgate"], narrower: PolicyOverride["policy"], disabled?: boolean) =>
+  tightened({ ...(wider ?? {}), disabled: false }, { ...(narrower ? { policy: narrower } : {}), ...(disabled !== undefined ? { disabled } : {}), updatedAt: "now" });
+
+test("tightened - a narrower layer lowers limits and adds confirmation, never the other way", () => {
+  expect(layered({ rateLimit: { perMinute: 10 }, timeoutMs: 5_000, repeatLimit: 3 }, { rateLimit: { perMinute: 60, perHour: 100 }, timeoutMs: 60_000, repeatLimit: 0 })).toEqual({
+    rateLimit: { perMinute: 10, perHour: 100 },
+    timeoutMs: 5_000,
+    repeatLimit: 3,
+    disabled: false,
+  });
+  expect(layered({ requireConfirmation: true, dangerous: true, strict: true }, { requireConfirmation: false, dangerous: false, strict: false })).toMatchObject({ requireConfirmation: true, dangerous: true, strict: true });
+  expect(layered({}, { requireConfirmation: true, minLevel: 2 })).toMatchObject({ requireConfirmation: true, minLevel: 2 });
+  expect(layered({ minLevel: 3 }, { minLevel: 1 }).minLevel).toBe(3);
+  expect(layered({ allowedRoles: ["a", "b"] }, { allowedRoles: ["b", "c"] }).allowedRoles).toEqual(["b"]);
+  expect(layered({ commandArguments: ["cmd"] }, { commandArguments: ["script"] }).commandArguments).toEqual(["cmd", "script"]);
+  expect(layered({}, {}, true).disabled).toBe(true);
+  expect(tightened({ disabled: true }, { disabled: false, updatedAt: "now" }).disabled).toBe(true);
+});
+
+test("layeredPolicy - everyone's override, then the department's and the agent's in turn; other scopes' overrides are not read", () => {
+  const definition: ToolDefinition = { type: "function", function: { name: "fetch_it", description: "Fetch.", parameters: { type: "object" } }, "x-toolgate": { rateLimit: { perMinute: 30 } } };
+  const overrides = new Map<string, PolicyOverride>([
+    ["fetch_it", { policy: { rateLimit: { perMinute: 20 } }, updatedAt: "now" }],
+    [overrideKey("fetch_it", "department:eng"), { policy: { rateLimit: { perMinute: 10 }, requireConfirmation: true }, updatedAt: "now" }],
+    [overrideKey("fetch_it", "agent:agt_1"), { disabled: true, updatedAt: "now" }],
+    [overrideKey("fetch_it", "department:ops"), { policy: { rateLimit: { perMinute: 1 } }, updatedAt: "now" }],
+  ]);
+  expect(layeredPolicy(definition, overrides, [])).toEqual({ rateLimit: { perMinute: 20 }, disabled: false });
+  expect(layeredPolicy(definition, overrides, ["department:eng"])).toEqual({ rateLimit: { perMinute: 10 }, requireConfirmation: true, disabled: false });
+  expect(layeredPolicy(definition, overrides, ["department:eng", "agent:agt_1"])).toMatchObject({ rateLimit: { perMinute: 10 }, disabled: true });
 });

@@ -9,6 +9,12 @@ import { json, query } from "../http/validate";
 
 const R = API.groups.tools;
 
+/** The tool a route names, and whose settings of it (`?scope=`, everyone's by default). */
+const targetOf = (c: { req: { param(name: "name"): string; valid(target: "query"): { scope?: string } } }): Policy.OverrideTarget => ({
+  toolName: c.req.param("name"),
+  scope: c.req.valid("query").scope ?? "system",
+});
+
 export const tools = new Hono<Env>()
   .on(method(R.list), path(R.list), requireAdmin, query(Tool.ToolQuery), async (c) => {
     const [snapshot, count] = await Promise.all([c.get("toolgate").catalog.snapshot(), Tool.loadTokenCounter()]);
@@ -18,24 +24,31 @@ export const tools = new Hono<Env>()
     const [snapshot, count] = await Promise.all([c.get("toolgate").catalog.snapshot(), Tool.loadTokenCounter()]);
     return c.json(Tool.stats(snapshot, count));
   })
-  .on(method(R.get), path(R.get), requireAdmin, async (c) => {
+  .on(method(R.get), path(R.get), requireAdmin, query(Policy.OverrideQuery), async (c) => {
     const snapshot = await c.get("toolgate").catalog.snapshot();
-    const view = Policy.policyView(snapshot, c.req.param("name"));
-    return c.json({ ...view, definition: snapshot.manager.findTool(view.name)!.definition });
+    const view = Policy.policyView(snapshot, c.req.param("name"), c.req.valid("query").scope);
+    return c.json({ ...view, definition: snapshot.manager.getGroup(view.group)!.tools.find((tool) => tool.function.name === view.name)! });
   })
-  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, json(Policy.ToolPolicy, Policy.POLICY_ERRORS, "invalid_policy", "The policy"), async (c) => {
+  .on(method(R.putPolicy), path(R.putPolicy), requireAdmin, query(Policy.OverrideQuery), json(Policy.ToolPolicy, Policy.POLICY_ERRORS, "invalid_policy", "The policy"), async (c) => {
     const toolgate = c.get("toolgate");
-    return c.json(await Policy.setPolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
+    return c.json(await Policy.setPolicy(toolgate.db, toolgate.catalog, targetOf(c), c.req.valid("json"), toolgate.now()));
   })
-  .on(method(R.patchPolicy), path(R.patchPolicy), requireAdmin, json(Policy.PolicyPatch, Policy.POLICY_ERRORS, "invalid_policy", "The policy change"), async (c) => {
+  .on(
+    method(R.patchPolicy),
+    path(R.patchPolicy),
+    requireAdmin,
+    query(Policy.OverrideQuery),
+    json(Policy.PolicyPatch, Policy.POLICY_ERRORS, "invalid_policy", "The policy change"),
+    async (c) => {
+      const toolgate = c.get("toolgate");
+      return c.json(await Policy.mergePolicy(toolgate.db, toolgate.catalog, targetOf(c), c.req.valid("json"), toolgate.now()));
+    },
+  )
+  .on(method(R.disable), path(R.disable), requireAdmin, query(Policy.OverrideQuery), async (c) => {
     const toolgate = c.get("toolgate");
-    return c.json(await Policy.mergePolicy(toolgate.db, toolgate.catalog, c.req.param("name"), c.req.valid("json"), toolgate.now()));
+    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, targetOf(c), true, toolgate.now()));
   })
-  .on(method(R.disable), path(R.disable), requireAdmin, async (c) => {
+  .on(method(R.enable), path(R.enable), requireAdmin, query(Policy.OverrideQuery), async (c) => {
     const toolgate = c.get("toolgate");
-    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, c.req.param("name"), true, toolgate.now()));
-  })
-  .on(method(R.enable), path(R.enable), requireAdmin, async (c) => {
-    const toolgate = c.get("toolgate");
-    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, c.req.param("name"), false, toolgate.now()));
+    return c.json(await Policy.setDisabled(toolgate.db, toolgate.catalog, targetOf(c), false, toolgate.now()));
   });
