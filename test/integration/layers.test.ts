@@ -4,7 +4,9 @@ import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { startExecutor } from "../support/executor";
 import type { Executor } from "../support/executor";
-import { createAgent, createRole, putGroup, secondInstance, unique } from "./helpers";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { handleModuleEvent } from "@toolgate/functions/event/modules";
+import { createAgent, createRole, moduleEvent, putGroup, secondInstance, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
@@ -153,4 +155,42 @@ test("layers - a department's and an agent's settings of a tool tighten everyone
   const nobody = await settings("agent:agt_no_such_agent", "PUT", "/policy", { rateLimit: { perMinute: 1 } });
   expect(nobody.status, JSON.stringify(nobody.body)).toBe(400);
   expect(nobody.body.message).toContain("agt_no_such_agent");
+});
+
+test("layers - module events register a group at a scope like any other: redelivered, moved to another scope by a newer version, an older one ignored", async () => {
+  const module = unique("dept_module");
+  const [red, blue] = [unique("red"), unique("blue")];
+  const name = unique("dept_tool");
+  const loaded = (version: number, department: string) =>
+    moduleEvent(
+      "module.loaded",
+      { module, version, description: `Tools of ${department}.`, scope: `department:${department}`, executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(name, `For ${department}.`)] },
+      `${module}-${version}`,
+    );
+  const scopeNow = async () => (await request("GET", `/groups/${module}`)).body.scope;
+  await handleModuleEvent(toolgate, loaded(1, red));
+  await handleModuleEvent(toolgate, loaded(1, red));
+  expect(await scopeNow()).toBe(`department:${red}`);
+  await handleModuleEvent(toolgate, loaded(3, blue));
+  await handleModuleEvent(toolgate, loaded(2, red));
+  expect(await scopeNow()).toBe(`department:${blue}`);
+
+  const role = await createRole(request, { name: unique("role"), toolGroups: null });
+  const ofRed = await createAgent(request, role.id, { department: red });
+  const ofBlue = await createAgent(request, role.id, { department: blue });
+  const cold = api(await secondInstance(toolgate));
+  expect((await toolsOf(ofRed, cold)).map((listed) => listed.function.name)).not.toContain(name);
+  expect((await toolsOf(ofBlue, cold)).map((listed) => listed.function.name)).toContain(name);
+  expect((await request("GET", `/groups?scope=${encodeURIComponent(`department:${red}`)}`)).body.groups).toEqual([]);
+  // A role that picks the group by id, read cold (by id and by scope): the copy beside red's groups went with the move.
+  const picking = await createRole(request, { name: unique("role"), toolGroups: [module] });
+  const pickedRed = await createAgent(request, picking.id, { department: red });
+  const pickedBlue = await createAgent(request, picking.id, { department: blue });
+  const colder = api(await secondInstance(toolgate));
+  expect((await toolsOf(pickedRed, colder)).map((listed) => listed.function.name)).not.toContain(name);
+  expect((await toolsOf(pickedBlue, colder)).map((listed) => listed.function.name)).toContain(name);
+  const copies = await toolgate.db.doc.send(
+    new QueryCommand({ TableName: toolgate.db.table, KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)", ExpressionAttributeValues: { ":pk": "CATALOG", ":prefix": `SCOPED#department:${red}#` } }),
+  );
+  expect(copies.Items).toEqual([]);
 });

@@ -72,7 +72,8 @@ export class PartialCatalogs {
       const group = this.groups.get(id)?.value;
       if (group) manager.registerGroup(group);
     }
-    for (const scope of scopes) for (const group of this.scoped.get(scope)?.value ?? []) manager.registerGroup(group);
+    const byId = new Set(groupIds);
+    for (const scope of scopes) for (const group of this.scoped.get(scope)?.value ?? []) if (!byId.has(group.id)) manager.registerGroup(group);
     const snapshot: CatalogSnapshot = { version, manager, overrides, policies, partial: true };
     const known = this.snapshots.get(key);
     if (!known || known.version <= version) {
