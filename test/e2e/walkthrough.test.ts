@@ -82,10 +82,10 @@ test("README - a step toolgate refuses prints toolgate's error, not a jq error",
   expect(refused.stderr).not.toContain("jq:");
 });
 
-/** The README's "Rules about arguments" block, run after the walkthrough's helper. */
-async function rulesBlock() {
+/** The first shell block of one README section. */
+async function sectionBlock(heading: string) {
   const text = await readFile(README, "utf8");
-  const section = text.slice(text.indexOf("## Rules about arguments"), text.indexOf("\n## ", text.indexOf("## Rules about arguments") + 1));
+  const section = text.slice(text.indexOf(heading), text.indexOf("\n## ", text.indexOf(heading) + 1));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!)[0]!;
 }
 
@@ -95,7 +95,7 @@ test("README - Rules about arguments: the read outside the workspace root is ref
   const { walkthrough } = await tryIt();
   const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3).replace(README_PORT_LINE, `TG=${running.url}`);
   const run = () => promisify(execFile)("bash", ["-c", `${helper}\n${blockOf}`], { cwd: home });
-  const blockOf = await rulesBlock();
+  const blockOf = await sectionBlock("## Rules about arguments");
   for (let round = 0; round < 2; round++) {
     const { stdout, stderr } = await run();
     expect(stdout).toContain('permit (principal, action == Action::"run_command", resource)\nwhen { context.command like "git push *" };');
@@ -107,6 +107,27 @@ test("README - Rules about arguments: the read outside the workspace root is ref
     const policies = (await running.request("GET", "/policies", running.adminToken)).body.policies as Array<{ id: string }>;
     expect({ roles: roles.filter((role) => role.name === "coder").length, agents: agents.filter((agent) => agent.name === "coder-1").length }).toEqual({ roles: 0, agents: 0 });
     expect(policies.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "dangerous-commands", "workspace-paths", "write-size"]);
+  }
+});
+
+test("README - Tools in layers: the research department's http_request is in front for its agent, the personal tool is the researcher's alone, the record names the layer, and the undo leaves nothing", async () => {
+  if (!stack) throw new Error("the walkthrough test starts the stack");
+  const running = stack;
+  const { walkthrough } = await tryIt();
+  const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3).replace(README_PORT_LINE, `TG=${running.url}`);
+  const block = await sectionBlock("## Tools in layers");
+  for (let round = 0; round < 2; round++) {
+    const { stdout, stderr } = await promisify(execFile)("bash", ["-c", `${helper}\n${block}`], { cwd: home });
+    expect(stderr).toBe("");
+    const lines = stdout.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toContain('{"id":"research_web","scope":"department:research"}');
+    expect(lines).toContain("Fetch a URL through the research proxy.");
+    expect(lines.filter((line) => line.startsWith("Send an HTTP request"))).toHaveLength(1);
+    expect(lines).toContain('["http_request","save_note"]');
+    expect(lines).toContain('["http_request"]');
+    expect(lines).toContain('{"tool":"http_request","group":"research_web","scope":"department:research","status":"authorized"}');
+    const groups = (await running.request("GET", "/groups", running.adminToken)).body.groups as Array<{ id: string }>;
+    expect(groups.filter((group) => ["research_web", "notes_researcher_1"].includes(group.id))).toEqual([]);
   }
 });
 
