@@ -37,6 +37,7 @@ import { DynamoFloor } from "./floor";
 import { coldLoad } from "./cold-load";
 import { ItemReader } from "./item-reader";
 import { benchPolicyDecisions, benchPolicyInputs, policyToolNames } from "./policies";
+import { benchLayeredVisibleTools } from "./layers";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
@@ -332,6 +333,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     out,
     note,
   });
+
+  await benchLayeredVisibleTools(api, admin, `${executor.url}/run`, out, note);
 
   // --- visible tools for the bench agent, warm ---
   const visible = await measureVisibleTools(api, stack, agent.id, token, VISIBLE_WARMUP, VISIBLE_MEASURED);
