@@ -97,7 +97,7 @@ const agent = agentFixture("agt_prop", "rol_prop", "prop");
 
 const roleWith = (id: string, toolGroups: string[] | null) => roleFixture(id, toolGroups);
 
-const accessFor = (role: Role, manager: ToolGroupManager): Access => ({ agent: { ...agent, roleId: role.id }, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), layers: [], complete: true });
+const accessFor = (role: Role, manager: ToolGroupManager): Access => ({ agent: { ...agent, roleId: role.id }, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), scopes: ["system"], layers: [], complete: true });
 
 const visibleNames = (access: Access) => visibleTools(access).map((tool) => tool.function.name);
 

@@ -35,7 +35,7 @@ const agent = agentFixture("agt_1", "rol_1", "worker");
 
 function accessWith(toolGroups: string[] | null): Access {
   const role = roleFixture("rol_1", toolGroups, "browser");
-  return { agent, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), layers: [], complete: true };
+  return { agent, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), scopes: ["system"], layers: [], complete: true };
 }
 
 test("decide - allows a tool in the role's groups with its group and full definition", () => {
@@ -102,7 +102,7 @@ test("visibleTools - agrees with decide for every tool", () => {
 
 function searching(toolGroups: string[] | null, pinnedTools: string[]): Access {
   const role = { ...roleFixture("rol_2", toolGroups, "searcher"), toolLoading: "search" as const, pinnedTools };
-  return { agent, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), layers: [], complete: true };
+  return { agent, role, manager, overrides: new Map(), policies: new Map(), revision: 1, groups: effectiveToolGroups(role, manager), scopes: ["system"], layers: [], complete: true };
 }
 
 const namesOf = (allowed: ReturnType<typeof listedTools>) => allowed.map(({ definition }) => definition.function.name);

@@ -4,7 +4,7 @@ import { accessError } from "./errors";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
 import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import type { Group } from "../group/schema";
-import type { ToolGroupManager } from "../group/manager";
+import type { FoundTool, ToolGroupManager } from "../group/manager";
 import type { Agent } from "../agent/schema";
 import { layeredPolicy, permissionProblem, scopesOverridden } from "../policy/rules";
 import type { EffectivePolicy } from "../policy/rules";
@@ -13,7 +13,7 @@ import type { StoredPolicy } from "../policy/schema";
 import { deniedWhateverTheArguments, prepareListing } from "../policy/listing";
 import { policyIndex } from "../policy/applicable";
 import { effectiveToolGroups, groupsToLoad, ROOT_ROLE_ID, usesAllGroups } from "../role/index";
-import { groupScopesOf, reaches, SYSTEM } from "../scope/schema";
+import { groupScopesOf, SYSTEM } from "../scope/schema";
 import type { GroupScope } from "../scope/schema";
 import { scopeOfGroup } from "../group/schema";
 import type { RoleCache } from "../role/cache";
@@ -38,6 +38,8 @@ export type Access = {
   policies: ReadonlyMap<string, StoredPolicy>;
   revision: number;
   groups: string[];
+  /** The group scopes that reach the agent, narrowest first: its own, its department's, everyone's. */
+  scopes: GroupScope[];
   /** The department and agent scopes whose overrides tighten the agent's tools' settings, widest first. */
   layers: GroupScope[];
   /** The whole catalog, not only the role's groups: only then does a tool in none of them not exist. */
@@ -48,21 +50,23 @@ export type Decision =
   | { allowed: true; group: Group; definition: ToolDefinition; policy: EffectivePolicy }
   | { allowed: false; error: ToolgateError; group: string | null };
 
-export const accessOf = (agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "version" | "manager" | "overrides" | "policies" | "partial">): Access => ({
-  agent,
-  role,
-  manager: snapshot.manager,
-  overrides: snapshot.overrides,
-  policies: snapshot.policies,
-  revision: snapshot.version,
-  groups: reachedGroups(agent, role, snapshot.manager),
-  layers: scopesToLoad(agent, role)
-    .reverse()
-    .filter((scope) => scopesOverridden(snapshot.overrides).has(scope)),
-  complete: !snapshot.partial,
-});
+export function accessOf(agent: Agent, role: Role, snapshot: Pick<CatalogSnapshot, "version" | "manager" | "overrides" | "policies" | "partial">): Access {
+  const narrower = scopesToLoad(agent, role);
+  return {
+    agent,
+    role,
+    manager: snapshot.manager,
+    overrides: snapshot.overrides,
+    policies: snapshot.policies,
+    revision: snapshot.version,
+    groups: reachedGroups(role, snapshot.manager, narrower),
+    scopes: groupScopesOf({ agentId: agent.id, department: agent.department ?? null }),
+    layers: narrower.filter((scope) => scopesOverridden(snapshot.overrides).has(scope)).reverse(),
+    complete: !snapshot.partial,
+  };
+}
 
-/** The scopes whose groups an agent may reach beside its role's: its department's and its own (none for root, which is fixed). */
+/** The scopes whose groups an agent may reach beside everyone's, narrowest first: its own and its department's (none for root, which is fixed). */
 export const scopesToLoad = (agent: Pick<Agent, "id" | "department">, role: Pick<Role, "id">): GroupScope[] =>
   role.id === ROOT_ROLE_ID ? [] : groupScopesOf({ agentId: agent.id, department: agent.department ?? null }).filter((scope) => scope !== SYSTEM);
 
@@ -70,16 +74,14 @@ export const scopesToLoad = (agent: Pick<Agent, "id" | "department">, role: Pick
  * The groups an agent may use: those its role picks that reach it (everyone's, or its department's), its department's
  * when the role leaves its groups unset, and its own, always. Root stays fixed to its groups.
  */
-function reachedGroups(agent: Agent, role: Role, manager: ToolGroupManager): string[] {
+function reachedGroups(role: Role, manager: ToolGroupManager, narrower: readonly GroupScope[]): string[] {
   const picked = effectiveToolGroups(role, manager);
   if (role.id === ROOT_ROLE_ID) return picked;
-  const reach = { agentId: agent.id, roleId: role.id, department: agent.department ?? null };
-  const inReach = picked.filter((id) => {
-    const group = manager.getGroup(id);
-    return group !== undefined && reaches(scopeOfGroup(group), reach);
-  });
-  const department = reach.department !== null && usesAllGroups(role) ? manager.getAllGroupIds(`department:${reach.department}`) : [];
-  return [...new Set([...inReach, ...department, ...manager.getAllGroupIds(`agent:${agent.id}`)])];
+  // A role that leaves its groups unset picks everyone's, all of which reach the agent; one that names them may name a department's.
+  const usesAll = usesAllGroups(role);
+  const inReach = usesAll ? picked : picked.filter((id) => [...narrower, SYSTEM].includes(scopeOfGroup(manager.getGroup(id)!)));
+  const scoped = narrower.flatMap((scope) => (usesAll || scope.startsWith("agent:") ? manager.getAllGroupIds(scope) : []));
+  return [...new Set([...inReach, ...scoped])];
 }
 
 /** An agent's access with the catalog version it was decided on, and whether its role and catalog were just read. */
@@ -169,11 +171,13 @@ function includesGroup(groups: readonly string[], groupId: string) {
 function lookUp(access: Access, toolName: string): { group: Group; definition: ToolDefinition; inRole: boolean } | undefined {
   const meta = metaTool(toolName);
   if (meta) return { group: metaGroup(), definition: meta, inRole: true };
-  const reach = { agentId: access.agent.id, roleId: access.role.id, department: access.agent.department ?? null };
-  const named = access.manager.toolsNamed(toolName).filter((found) => reaches(found.scope, reach));
-  const usable = named.find((found) => includesGroup(access.groups, found.group.id));
-  if (usable) return { ...usable, inRole: true };
-  const widest = named.at(-1);
+  let widest: FoundTool | undefined;
+  for (const scope of access.scopes) {
+    const found = access.manager.toolIn(scope, toolName);
+    if (!found) continue;
+    if (includesGroup(access.groups, found.group.id)) return { ...found, inRole: true };
+    widest = found;
+  }
   return widest && { ...widest, inRole: false };
 }
 

@@ -48,4 +48,4 @@ export const groupScopesOf = (reach: Pick<Reach, "agentId" | "department">): Gro
 ];
 
 /** How narrow a group scope is: 0 for everyone's, 1 for a department's, 2 for one agent's. */
-export const narrowness = (scope: GroupScope): number => ({ system: 0, department: 1, agent: 2, role: 1 })[scopeOf(scope).kind];
+export const narrowness = (scope: GroupScope): number => ({ system: 0, department: 1, agent: 2 })[scopeOf(scope).kind as "system" | "department" | "agent"];
