@@ -230,7 +230,7 @@ test("built functions - the cleanup function expires a confirmation nobody answe
     () => functions.cleanup({ "detail-type": "Scheduled Event", source: "aws.events", detail: {} }),
     (done: { settled: number }) => done.settled >= 1,
   );
-  expect(report).toEqual({ indexed: expect.any(Number), settled: 1, deleted: expect.any(Number) });
+  expect(report).toEqual({ indexed: expect.any(Number), counted: expect.any(Number), settled: 1, deleted: expect.any(Number) });
   const call = await request("execution", "GET", `/agents/${caller.agentId}/calls/${waiting.body.callId}`);
   expect(call.body).toMatchObject({ status: "expired", error: { code: "confirmation_expired" } });
   expect(executor.requestsFor(caller.purge)).toHaveLength(0);

@@ -133,3 +133,29 @@ test("backfill - agents and waiting calls stored before the indexes are listed a
   expect((await legacyRequest("DELETE", `/agents/${agent.agent.id}`)).status).toBe(200);
   expect((await legacyRequest("DELETE", `/roles/${role.id}`)).status).toBe(204);
 });
+
+test("backfill - active agents stored before departments were counted are counted in theirs after cleanup, once", async () => {
+  const legacy = await testToolgate();
+  const legacyRequest = api(legacy);
+  const { db } = legacy;
+  const department = unique("dept");
+  const role = await createRole(legacyRequest, { name: unique("old"), toolGroups: null });
+  const [active, terminated] = [await createAgent(legacyRequest, role.id, { department }), await createAgent(legacyRequest, role.id, { department })];
+  expect((await legacyRequest("DELETE", `/agents/${terminated.agent.id}`)).status).toBe(200);
+
+  // As an earlier version stored them: no department counts, no flags.
+  for (const agent of [active, terminated]) {
+    const key = { pk: `AGENT#${agent.agent.id}`, sk: "AGENT" };
+    await db.doc.send(new UpdateCommand({ TableName: db.table, Key: key, UpdateExpression: "REMOVE inDepartment" }));
+  }
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: "DEPARTMENTS", sk: `DEPARTMENT#${department}` } }));
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { pk: "MIGRATION#departments", sk: "MIGRATION" } }));
+  const departments = async () => (await legacyRequest("GET", "/departments")).body.departments.filter((listed: { name: string }) => listed.name === department);
+  expect(await departments()).toEqual([]);
+
+  expect((await legacy.cleanup()).counted).toBe(1);
+  expect((await legacy.cleanup()).counted).toBe(0);
+  expect(await departments()).toEqual([{ name: department, agents: 1, groups: [] }]);
+  expect((await legacyRequest("DELETE", `/agents/${active.agent.id}`)).status).toBe(200);
+  expect(await departments()).toEqual([]);
+});

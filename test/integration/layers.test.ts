@@ -194,3 +194,54 @@ test("layers - module events register a group at a scope like any other: redeliv
   );
   expect(copies.Items).toEqual([]);
 });
+
+test("layers - an agent's tool layers name where each tool comes from and what it shadows, for the admin and the agent itself", async () => {
+  const department = unique("dept");
+  const proxy = await departmentProxy(department);
+  const role = await createRole(request, { name: unique("role"), toolGroups: null });
+  const agent = await createAgent(request, role.id, { department });
+  const other = await createAgent(request, role.id);
+  const own = unique("own");
+  const note = unique("note");
+  await putGroup(request, own, { description: "Its own.", scope: `agent:${agent.agent.id}`, executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(note, "Keep a note.")] });
+
+  const layers = await request("GET", `/agents/${agent.agent.id}/tools/layers`);
+  expect(layers.status, JSON.stringify(layers.body)).toBe(200);
+  expect(layers.body.scopes).toEqual([`agent:${agent.agent.id}`, `department:${department}`, "system"]);
+  const byName = new Map(layers.body.tools.map((listed: { name: string }) => [listed.name, listed]));
+  expect(byName.get("http_request")).toEqual({ name: "http_request", group: proxy, scope: `department:${department}`, shadows: [{ group: "network", scope: "system" }] });
+  expect(byName.get(note)).toEqual({ name: note, group: own, scope: `agent:${agent.agent.id}`, shadows: [] });
+  expect(byName.get("run_command")).toEqual({ name: "run_command", group: "command", scope: "system", shadows: [] });
+  const listed = (await toolsOf(agent)).map((tool) => tool.function.name);
+  expect(layers.body.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...listed].sort());
+
+  expect((await request("GET", `/agents/${agent.agent.id}/tools/layers`, { token: agent.token })).body).toEqual(layers.body);
+  const stranger = await request("GET", `/agents/${agent.agent.id}/tools/layers`, { token: other.token });
+  expect(stranger.status).toBe(403);
+});
+
+test("departments - GET /departments answers each department in use with its active agents and its groups; admins only", async () => {
+  const [busy, quiet, toolsOnly] = [unique("dept"), unique("dept"), unique("dept")];
+  const role = await createRole(request, { name: unique("role"), toolGroups: null });
+  const agents = await Promise.all([createAgent(request, role.id, { department: busy }), createAgent(request, role.id, { department: busy }), createAgent(request, role.id, { department: quiet })]);
+  const proxy = await departmentProxy(toolsOnly);
+  const departments = async () => {
+    const response = await request("GET", "/departments");
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return new Map(response.body.departments.map((department: { name: string }) => [department.name, department]));
+  };
+  let listed = await departments();
+  expect(listed.get(busy)).toEqual({ name: busy, agents: 2, groups: [] });
+  expect(listed.get(quiet)).toEqual({ name: quiet, agents: 1, groups: [] });
+  expect(listed.get(toolsOnly)).toEqual({ name: toolsOnly, agents: 0, groups: [proxy] });
+
+  expect((await request("DELETE", `/agents/${agents[0]!.agent.id}`)).status).toBe(200);
+  expect((await request("DELETE", `/agents/${agents[0]!.agent.id}`)).status).toBe(409);
+  expect((await request("DELETE", `/agents/${agents[2]!.agent.id}`)).status).toBe(200);
+  listed = await departments();
+  expect(listed.get(busy)).toEqual({ name: busy, agents: 1, groups: [] });
+  expect(listed.has(quiet)).toBe(false);
+
+  const refused = await request("GET", "/departments", { token: agents[1]!.token });
+  expect(refused.status).toBe(403);
+});

@@ -2,17 +2,22 @@ import { transitions } from "./call/lifecycle";
 import { CallRecord } from "./call/schema";
 import { uncontended } from "./contention";
 import { applyTransition, forgetPendingArguments } from "./dynamo/calls";
-import { backfillIndexes } from "./dynamo/backfill";
+import { backfillDepartments, backfillIndexes } from "./dynamo/backfill";
 import { admittedAgents, deleteItems, expiredItems, lapsedCallItems, moveAdmittedWalk, readAdmittedWalk, waitingCallsMade } from "./dynamo/cleanup";
 import type { Item } from "./dynamo/query";
 import { createDb } from "./dynamo/client";
 import type { Db } from "./dynamo/client";
 import { eventTarget, storeOptions } from "./environment";
 
-/** indexed: agents and calls stored before the listing indexes that were given them (once, on the first run after upgrading). */
-export { backfillIndexes };
+/**
+ * What was stored before an index or a count existed, brought up to date (once, on the first run after upgrading):
+ * indexed, agents and calls given their listing indexes; counted, active agents counted in their departments.
+ */
+export async function backfill(db: Db) {
+  return { indexed: await backfillIndexes(db), counted: await backfillDepartments(db) };
+}
 
-export type CleanupReport = { indexed: number; settled: number; deleted: number };
+export type CleanupReport = { indexed: number; counted: number; settled: number; deleted: number };
 
 /** Settles a call item found waiting past its deadline through the call lifecycle; whether this cleanup settled it. */
 async function settleLapsed(db: Db, item: Item, now: Date): Promise<boolean> {
@@ -70,14 +75,14 @@ async function deleteExpired(db: Db, now: Date): Promise<number> {
 }
 
 /**
- * Indexes what was stored before the listing indexes (until that is done once), settles calls stuck past their
- * deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired.
+ * Brings what was stored before the listing indexes and department counts up to date (until that is done once),
+ * settles calls stuck past their deadline, then (where the store has no TTL, as DynamoDB Local) deletes what has expired.
  */
 export async function cleanup(db: Db, now = new Date()): Promise<CleanupReport> {
-  const indexed = await backfillIndexes(db);
+  const { indexed, counted } = await backfill(db);
   const settled = (await settleIndexedCalls(db, now)) + (await settleAdmittedCalls(db, now));
   const deleted = await deleteExpired(db, now);
-  return { indexed, settled, deleted };
+  return { indexed, counted, settled, deleted };
 }
 
 let store: Db | undefined;

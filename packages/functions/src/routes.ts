@@ -22,6 +22,7 @@ export const API = {
       enable: "POST /tools/:name/enable",
     },
     modules: { list: "GET /modules", get: "GET /modules/:name" },
+    departments: { list: "GET /departments" },
     policies: {
       list: "GET /policies",
       validate: "POST /policies/validate",
@@ -53,6 +54,7 @@ export const API = {
       token: "POST /agents/:id/token",
       tools: "GET /agents/:id/tools",
       searchTools: "GET /agents/:id/tools/search",
+      toolLayers: "GET /agents/:id/tools/layers",
       messages: "GET /agents/:id/messages",
     },
     calls: {

@@ -136,9 +136,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();
-    const { backfillIndexes } = await import("@toolgate/core/cleanup");
-    const indexed = await backfillIndexes(toolgate().db);
+    const { backfill } = await import("@toolgate/core/cleanup");
+    const { indexed, counted } = await backfill(toolgate().db);
     if (indexed) options.log(`toolgate: indexed ${indexed} agents and calls stored before GET /agents and the approval queue`);
+    if (counted) options.log(`toolgate: counted ${counted} active agents stored before GET /departments in their departments`);
     if (dataDir === undefined) {
       const { recreateTable } = await import("./recreate");
       afterDynamoRestart = async () => {

@@ -309,3 +309,22 @@ export function visibleToolsJson(access: Access, format: ToolFormat = "openai"):
 /** What the tools in an agent's list cost in its context, as it receives them; counted once per snapshot and access key. */
 export const visibleTokens = (access: Access, count: TokenCounter): number =>
   perAccess(tokens, access, () => totalTokens(count, listedTools(access).map(({ definition }) => definition)));
+
+/** A tool an agent may call, with the layer it comes from and the tools of its name it hides in wider layers. */
+export type LayeredTool = { name: string; group: string; scope: GroupScope; shadows: Array<{ group: string; scope: GroupScope }> };
+
+/**
+ * Every tool the agent may call (as allowedTools) with the group and scope it comes from, and what it shadows: the
+ * tools of the same name in wider scopes that reach the agent, in groups it may use, which it would get otherwise.
+ */
+export const layeredTools = (access: Access): LayeredTool[] =>
+  allowedTools(access).map(({ group, definition }) => {
+    const name = definition.function.name;
+    const scope = scopeOfGroup(group);
+    const wider = access.scopes.slice(access.scopes.indexOf(scope) + 1);
+    const shadows = wider.flatMap((widerScope) => {
+      const found = access.manager.toolIn(widerScope, name);
+      return found && includesGroup(access.groups, found.group.id) ? [{ group: found.group.id, scope: widerScope }] : [];
+    });
+    return { name, group: group.id, scope, shadows };
+  });

@@ -4,7 +4,7 @@ import { invalidCursor, ToolgateError } from "../error";
 import type { Db } from "../dynamo/client";
 import { getAgent, insertAgent, listAgents, readAgent, replaceAgent } from "../dynamo/agents";
 import type { AgentFilter } from "../dynamo/agents";
-import { markIndexesBackfilled } from "../dynamo/backfill";
+import { markBackfilled } from "../dynamo/backfill";
 import { getRole } from "../dynamo/roles";
 import { agentSpawned, agentTerminated } from "../events/index";
 import { noEvents } from "../events/publisher";
@@ -125,8 +125,8 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     createdAt: now,
     tokenVersion: 1,
   };
-  // Root is created on a table's first start, so a table that gets it here holds nothing stored before the listing indexes.
-  if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, root))) === "ok") await markIndexesBackfilled(db);
+  // Root is created on a table's first start, so a table that gets it here holds nothing stored before the listing indexes and counts.
+  if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, root))) === "ok") await markBackfilled(db);
 }
 
 /** Agents newest first, optionally of one role and one status. */

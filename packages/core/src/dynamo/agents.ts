@@ -3,6 +3,7 @@ import { Agent } from "../agent/schema";
 import { emptyGuardState } from "../guard/schema";
 import { ROOT_ROLE_ID } from "../role/schema";
 import type { Db } from "./client";
+import { countInDepartment } from "./departments";
 import { agentIndexes, agentsByStatus, agentsOfRole, Keys } from "./keys";
 import { mergedPage } from "./merged-page";
 import type { Source } from "./merged-page";
@@ -10,16 +11,27 @@ import type { Item } from "./query";
 import { attempt } from "./write";
 
 /**
- * An agent as stored, and whether it counts among its role's active agents (the count DELETE /roles/:id checks).
- * Agents of the root role are never counted: that role cannot be deleted.
+ * An agent as stored, whether it counts among its role's active agents (the count DELETE /roles/:id checks), and
+ * whether among its department's (the count GET /departments answers). Agents of the root role are never counted in
+ * their role: that role cannot be deleted.
  */
-export type StoredAgent = { agent: Agent; counted: boolean };
+export type StoredAgent = { agent: Agent; counted: boolean; inDepartment: boolean };
 
 const countable = (agent: Agent) => agent.status === "active" && agent.roleId !== ROOT_ROLE_ID;
 
-export const agentItem = (agent: Agent, counted: boolean) => ({ ...Keys.agent(agent.id), ...agentIndexes(agent), ...(counted ? { counted: true } : {}), agent });
+export const countableInDepartment = (agent: Agent) => agent.status === "active" && agent.department !== null;
 
-const storedAgent = (item: Item): StoredAgent => ({ agent: Agent.parse(item.agent), counted: item.counted === true });
+const flags = (agent: Agent) => ({ ...(countable(agent) ? { counted: true } : {}), ...(countableInDepartment(agent) ? { inDepartment: true } : {}) });
+
+export const agentItem = (agent: Agent) => ({ ...Keys.agent(agent.id), ...agentIndexes(agent), ...flags(agent), agent });
+
+const storedAgent = (item: Item): StoredAgent => ({ agent: Agent.parse(item.agent), counted: item.counted === true, inDepartment: item.inDepartment === true });
+
+/** How a count moves when an agent goes from counted (or not) to counted (or not). */
+const countChange = (before: boolean, after: boolean): 1 | -1 | 0 => (before && !after ? -1 : !before && after ? 1 : 0);
+
+/** The condition that a stored flag is as read. */
+const flagAsRead = (name: string, set: boolean) => (set ? `${name} = :true` : `attribute_not_exists(${name})`);
 
 export async function readAgent(db: Db, id: string): Promise<StoredAgent | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.agent(id), ConsistentRead: true }));
@@ -59,12 +71,14 @@ const roleExists = (db: Db, roleId: string) => ({
 /** Inserts an agent unless one with its id exists, counted in its role if that role still exists. */
 export async function insertAgent(db: Db, agent: Agent): Promise<"ok" | "exists" | "role_not_found" | "contention"> {
   const counted = countable(agent);
+  const department = countableInDepartment(agent) ? agent.department : null;
   const outcome = await attempt(() =>
     db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: db.table, Item: agentItem(agent, counted), ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: db.table, Item: agentItem(agent), ConditionExpression: "attribute_not_exists(pk)" } },
           guardCopy(db, agent),
+          ...(department !== null ? [countInDepartment(db, department, 1)] : []),
           ...(counted ? [roleExists(db, agent.roleId), countInRole(db, agent.roleId, 1)] : []),
         ],
       }),
@@ -77,13 +91,13 @@ export async function insertAgent(db: Db, agent: Agent): Promise<"ok" | "exists"
 export type AgentChange = { kind: "ok"; agent: Agent } | { kind: "moved"; current: StoredAgent | undefined } | { kind: "contention" };
 
 /**
- * Replaces an agent read at `previous` (status, token version and whether it is counted unchanged since), and the
- * guard's copy with it. Terminating a counted agent takes it off its role's count; an active agent not counted yet
- * (stored before the count existed) is counted now.
+ * Replaces an agent read at `previous` (status, token version and where it is counted unchanged since), and the
+ * guard's copy with it. Terminating a counted agent takes it off its role's and its department's counts; an active
+ * agent not counted yet (stored before a count existed) is counted now.
  */
 export async function replaceAgent(db: Db, previous: StoredAgent, next: Agent): Promise<AgentChange> {
-  const counted = countable(next);
-  const countChange = previous.counted && !counted ? -1 : !previous.counted && counted ? 1 : 0;
+  const inRole = countChange(previous.counted, countable(next));
+  const inDepartment = countChange(previous.inDepartment, countableInDepartment(next));
   const outcome = await attempt(() =>
     db.doc.send(
       new TransactWriteCommand({
@@ -91,15 +105,20 @@ export async function replaceAgent(db: Db, previous: StoredAgent, next: Agent): 
           {
             Put: {
               TableName: db.table,
-              Item: agentItem(next, counted),
-              ConditionExpression: `#agent.#status = :status AND #agent.tokenVersion = :tokenVersion AND ${previous.counted ? "counted = :true" : "attribute_not_exists(counted)"}`,
+              Item: agentItem(next),
+              ConditionExpression: `#agent.#status = :status AND #agent.tokenVersion = :tokenVersion AND ${flagAsRead("counted", previous.counted)} AND ${flagAsRead("inDepartment", previous.inDepartment)}`,
               ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-              ExpressionAttributeValues: { ":status": previous.agent.status, ":tokenVersion": previous.agent.tokenVersion, ...(previous.counted ? { ":true": true } : {}) },
+              ExpressionAttributeValues: {
+                ":status": previous.agent.status,
+                ":tokenVersion": previous.agent.tokenVersion,
+                ...(previous.counted || previous.inDepartment ? { ":true": true } : {}),
+              },
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
           },
           guardCopy(db, next),
-          ...(countChange === 0 ? [] : [countInRole(db, next.roleId, countChange)]),
+          ...(inRole === 0 ? [] : [countInRole(db, next.roleId, inRole)]),
+          ...(inDepartment === 0 || next.department === null ? [] : [countInDepartment(db, next.department, inDepartment)]),
         ],
       }),
     ),

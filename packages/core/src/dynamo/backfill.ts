@@ -7,28 +7,38 @@ import { waitingIndexFor } from "./calls";
 import type { Db } from "./client";
 import { agentIndexes, Keys, RUNNING_PREFIX } from "./keys";
 import type { Item } from "./query";
+import { countInDepartment } from "./departments";
 import { attempt } from "./write";
+import type { WriteOutcome } from "./write";
 
-export async function markIndexesBackfilled(db: Db): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.indexesBackfilled(), at: new Date().toISOString() } }));
-}
+type Marker = { pk: string; sk: string };
 
-export async function indexesBackfilled(db: Db): Promise<boolean> {
-  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.indexesBackfilled(), ConsistentRead: true }));
+const markDone = (db: Db, marker: Marker) => db.doc.send(new PutCommand({ TableName: db.table, Item: { ...marker, at: new Date().toISOString() } }));
+
+async function isDone(db: Db, marker: Marker): Promise<boolean> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: marker, ConsistentRead: true }));
   return Item !== undefined;
 }
 
-/** Agents and calls stored before the listing indexes existed: a sweep of the table, run off the request path and only until it is done once. */
-async function* unindexedItems(db: Db): AsyncGenerator<Item[]> {
+/** A new table holds nothing stored before its indexes and counts: every backfill is done already. */
+export async function markBackfilled(db: Db): Promise<void> {
+  await Promise.all([markDone(db, Keys.indexesBackfilled()), markDone(db, Keys.departmentsBackfilled())]);
+}
+
+export const indexesBackfilled = (db: Db) => isDone(db, Keys.indexesBackfilled());
+
+type Sweep = { filter: string; names: Record<string, string>; values: Record<string, unknown> };
+
+/** The items a sweep looks for: a Scan of the table, run off the request path and only until its backfill is done once. */
+async function* sweptItems(db: Db, sweep: Sweep): AsyncGenerator<Item[]> {
   let cursor: Record<string, unknown> | undefined;
   do {
     const page = await db.doc.send(
       new ScanCommand({
         TableName: db.table,
-        FilterExpression:
-          "(sk = :agent AND attribute_not_exists(gsi2pk)) OR (begins_with(sk, :call) AND #call.#status = :awaiting AND begins_with(gsi1pk, :running))",
-        ExpressionAttributeNames: { "#call": "call", "#status": "status" },
-        ExpressionAttributeValues: { ":agent": "AGENT", ":call": "CALL#", ":awaiting": "awaiting_confirmation", ":running": RUNNING_PREFIX },
+        FilterExpression: sweep.filter,
+        ExpressionAttributeNames: sweep.names,
+        ExpressionAttributeValues: sweep.values,
         ExclusiveStartKey: cursor,
       }),
     );
@@ -36,6 +46,20 @@ async function* unindexedItems(db: Db): AsyncGenerator<Item[]> {
     cursor = page.LastEvaluatedKey;
   } while (cursor);
 }
+
+/** Agents and calls stored before the listing indexes existed. */
+const UNINDEXED: Sweep = {
+  filter: "(sk = :agent AND attribute_not_exists(gsi2pk)) OR (begins_with(sk, :call) AND #call.#status = :awaiting AND begins_with(gsi1pk, :running))",
+  names: { "#call": "call", "#status": "status" },
+  values: { ":agent": "AGENT", ":call": "CALL#", ":awaiting": "awaiting_confirmation", ":running": RUNNING_PREFIX },
+};
+
+/** Active agents of a department stored before departments were counted. */
+const UNCOUNTED_IN_DEPARTMENT: Sweep = {
+  filter: "sk = :agent AND #agent.#status = :active AND attribute_type(#agent.department, :string) AND attribute_not_exists(inDepartment)",
+  names: { "#agent": "agent", "#status": "status" },
+  values: { ":agent": "AGENT", ":active": "active", ":string": "S" },
+};
 
 const setting = (attributes: Record<string, unknown>) => ({
   expression: Object.keys(attributes).map((name) => `${name} = :${name}`).join(", "),
@@ -89,16 +113,48 @@ async function indexCall(db: Db, item: Item, call: CallRecord) {
  * their role's count), then marks the table done. Idempotent: each write is conditional on the item still lacking
  * them, and a finished backfill costs one read.
  */
-export async function backfillIndexes(db: Db): Promise<number> {
-  if (await indexesBackfilled(db)) return 0;
-  let indexed = 0;
-  for await (const items of unindexedItems(db)) {
+export const backfillIndexes = (db: Db): Promise<number> =>
+  backfill(db, Keys.indexesBackfilled(), UNINDEXED, (item) =>
+    item.sk === "AGENT" ? indexAgent(db, Agent.parse(item.agent)) : indexCall(db, item, CallRecord.parse(item.call)),
+  );
+
+/** Counts an active agent stored earlier in its department; a no-op if it was counted or terminated meanwhile. */
+function countAgentInDepartment(db: Db, agent: Agent) {
+  return attempt(() =>
+    db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: db.table,
+              Key: Keys.agent(agent.id),
+              UpdateExpression: "SET inDepartment = :true",
+              ConditionExpression: "attribute_not_exists(inDepartment) AND #agent.#status = :active",
+              ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+              ExpressionAttributeValues: { ":true": true, ":active": "active" },
+            },
+          },
+          countInDepartment(db, agent.department!, 1),
+        ],
+      }),
+    ),
+  );
+}
+
+/** Counts the active agents stored before departments were counted in their departments, then marks the table done. Idempotent as backfillIndexes. */
+export const backfillDepartments = (db: Db): Promise<number> =>
+  backfill(db, Keys.departmentsBackfilled(), UNCOUNTED_IN_DEPARTMENT, (item) => countAgentInDepartment(db, Agent.parse(item.agent)));
+
+async function backfill(db: Db, marker: Marker, sweep: Sweep, write: (item: Item) => Promise<WriteOutcome>): Promise<number> {
+  if (await isDone(db, marker)) return 0;
+  let written = 0;
+  for await (const items of sweptItems(db, sweep)) {
     for (const item of items) {
-      const outcome = item.sk === "AGENT" ? await indexAgent(db, Agent.parse(item.agent)) : await indexCall(db, item, CallRecord.parse(item.call));
-      if (outcome.kind === "contention") throw new Error("A write raced the index backfill; it runs again with the next cleanup.");
-      if (outcome.kind === "ok") indexed++;
+      const outcome = await write(item);
+      if (outcome.kind === "contention") throw new Error("A write raced a backfill; it runs again with the next cleanup.");
+      if (outcome.kind === "ok") written++;
     }
   }
-  await markIndexesBackfilled(db);
-  return indexed;
+  await markDone(db, marker);
+  return written;
 }

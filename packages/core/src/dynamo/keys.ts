@@ -6,6 +6,9 @@ export const POLICY_SK_PREFIX = "POLICY#";
 export const CEDAR_SK_PREFIX = "CEDAR#";
 /** A department's or an agent's group, stored again beside the other groups of its scope (read by one Query per scope). */
 export const SCOPED_SK_PREFIX = "SCOPED#";
+/** Every department's count of active agents, in one partition (GET /departments reads it with one Query). */
+export const DEPARTMENTS_PK = "DEPARTMENTS";
+export const DEPARTMENT_SK_PREFIX = "DEPARTMENT#";
 
 export const Keys = {
   catalogVersion: () => ({ pk: CATALOG_PK, sk: CATALOG_VERSION_SK }),
@@ -24,6 +27,10 @@ export const Keys = {
   role: (id: string) => ({ pk: `ROLE#${id}`, sk: "ROLE" }),
   /** How many active agents are bound to a role, kept in the transactions that create and terminate them. */
   roleAgents: (id: string) => ({ pk: `ROLE#${id}`, sk: "AGENTS" }),
+  /** How many active agents carry a department's name, kept in the transactions that create and terminate them. */
+  departmentAgents: (name: string) => ({ pk: DEPARTMENTS_PK, sk: `${DEPARTMENT_SK_PREFIX}${name}` }),
+  /** Present once every active agent stored before departments were counted is counted in its department. */
+  departmentsBackfilled: () => ({ pk: "MIGRATION#departments", sk: "MIGRATION" }),
   /** Present once every agent and call stored before the listing indexes existed carries their attributes. */
   indexesBackfilled: () => ({ pk: "MIGRATION#listing-indexes", sk: "MIGRATION" }),
   roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),

@@ -75,6 +75,27 @@ export const AgentTools = z.object({
   ...Tokens,
   tools: z.array(AgentToolDefinition),
 });
+const Layer = { group: z.string(), scope: z.string().describe('"system", "department:<name>" or "agent:<agentId>"') };
+export const ToolLayers = z.object({
+  agentId: z.string(),
+  scopes: z.array(z.string()).describe("the group scopes that reach the agent, narrowest first"),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      ...Layer,
+      shadows: z.array(z.object(Layer)).describe("the tools of this name in wider layers it is in front of"),
+    }),
+  ),
+});
+export const DepartmentList = z.object({
+  departments: z.array(
+    z.object({
+      name: z.string(),
+      agents: z.number().int().describe("how many of its agents are active"),
+      groups: z.array(z.string()).describe("the groups of its scope (department:<name>)"),
+    }),
+  ),
+});
 export const ToolSearchResult = z.object({ agentId: z.string(), query: z.string(), tools: z.array(AgentToolDefinition) });
 
 export const CallPage = page("calls", CallRecord);

@@ -46,6 +46,11 @@ export const executionDocs = {
   },
   "GET /agents/:id/tools": { summary: "The tools the agent may call now, in one model API's shape", answers: { 200: A.AgentTools }, errors: AGENT_NOT_FOUND },
   "GET /agents/:id/tools/search": { summary: "The agent's own tools that best match a task in plain words", answers: { 200: A.ToolSearchResult }, errors: AGENT_NOT_FOUND },
+  "GET /agents/:id/tools/layers": {
+    summary: "The tools the agent may call, each with the layer (group and scope) it comes from and what it shadows",
+    answers: { 200: A.ToolLayers },
+    errors: AGENT_NOT_FOUND,
+  },
   "GET /agents/:id/messages": { summary: "Messages to the agent, oldest first", answers: { 200: A.MessagePage }, errors: mergeErrors(AGENT_NOT_FOUND, INVALID_CURSOR) },
   "POST /agents/:id/calls": {
     summary: "A tool call through the guard: it runs, waits for an approval (202) or is refused, and is recorded",

@@ -35,6 +35,7 @@ export const groupsDocs = {
   "POST /tools/:name/enable": { summary: "Switch a tool on again", answers: { 200: A.PolicyChange }, errors: UNKNOWN_TOOL },
   "GET /modules": { summary: "Every module that sent an event, with its status", answers: { 200: A.ModuleList } },
   "GET /modules/:name": { summary: "One module's status", answers: { 200: A.ModuleState }, errors: errorsFrom(MODULE_ERRORS, "module_not_found") },
+  "GET /departments": { summary: "Every department in use: how many active agents carry its name, and the groups of its scope", answers: { 200: A.DepartmentList } },
   "GET /policies": { summary: "Every Cedar policy about calls, each with its problems against the catalog now", answers: { 200: A.CedarPolicyList } },
   "POST /policies/validate": { summary: "Check a draft policy (Cedar or a short rule) without saving it", answers: { 200: A.PolicyCheck } },
   "POST /policies/simulate": {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { loadView, visibleTokens, visibleToolsJson } from "@toolgate/core/access";
+import { layeredTools, loadView, visibleTokens, visibleToolsJson } from "@toolgate/core/access";
 import { loadTokenCounter, ToolsQuery } from "@toolgate/core/tool";
 import { SearchQuery, searchVisible } from "@toolgate/core/search";
 import * as Agent from "@toolgate/core/agent";
@@ -54,6 +54,11 @@ export const agents = new Hono<Env>()
     const { access } = await loadView(c.get("toolgate"), agent, "fresh");
     const search = c.req.valid("query");
     return c.json({ agentId: agent.id, query: search.q, tools: searchVisible(access, search) });
+  })
+  .on(method(R.toolLayers), path(R.toolLayers), requireAdminOrSelf, async (c) => {
+    const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
+    const { access } = await loadView(c.get("toolgate"), agent, "fresh");
+    return c.json({ agentId: agent.id, scopes: access.scopes, tools: layeredTools(access) });
   })
   .on(method(R.messages), path(R.messages), requireAdminOrSelf, query(PageQuery), async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
