@@ -38,6 +38,7 @@ const NAMED_PAGES: Record<string, ConsolePage> = {
   "/console/policies": { kind: "policies" },
   "/console/modules": { kind: "modules" },
   "/console/agents": { kind: "agents" },
+  "/console/departments": { kind: "departments" },
   "/console/approvals": { kind: "approvals" },
 };
 

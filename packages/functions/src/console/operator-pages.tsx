@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 
-type Kind = "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "approvals";
+type Kind = "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals";
 
 export const OPERATOR_TITLES: Record<Kind, string> = {
   tools: "Tools and policies",
@@ -9,6 +9,7 @@ export const OPERATOR_TITLES: Record<Kind, string> = {
   modules: "Modules",
   agents: "Agents",
   agent: "Agent",
+  departments: "Departments",
   approvals: "Approvals",
 };
 
@@ -282,6 +283,13 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         </div>
         <p id="agent-result" class="message" role="status"></p>
         <TokenPanel />
+        <h2 id="tools-title">Tools</h2>
+        <p class="hint">
+          What the agent may call now, and the layer each tool comes from: everyone's groups, its department's or its own. Where a narrower
+          layer has a tool of the same name, that one is in front: the agent sees and calls only it.
+        </p>
+        <p id="tools-status" class="message" role="status"></p>
+        <DataTable id="agent-tool" caption="The agent's tools" columns={["Tool", "Layer", "Group", "In front of"]} hidden />
         <h2 id="calls-title">Calls</h2>
         <form id="call-filters" class="toolbar filters" aria-label="Filter the calls">
           <div class="field">
@@ -311,6 +319,17 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         </dialog>
       </article>
     </>
+  ),
+  departments: (href) => (
+    <section aria-labelledby="departments-title">
+      <h1 id="departments-title">Departments</h1>
+      <p class="lead">
+        A department is the name its agents carry. Groups registered for a department are in front of everyone's tools of the same name for
+        its agents: <a href={href("/groups")}>register one on the groups page</a>.
+      </p>
+      <p id="load-status" class="message" role="status"></p>
+      <DataTable id="department" caption="Departments" columns={["Department", "Agents", "Its groups"]} hidden />
+    </section>
   ),
   tools: () => (
     <section aria-labelledby="tools-title">

@@ -178,6 +178,8 @@ h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .call details[open] summary { border-bottom: 1px solid var(--line); }
 .call details > :not(summary) { margin-left: 0.9rem; margin-right: 0.9rem; }
 .group-card-warn { border-color: #fecdca; }
+.group-card > button { margin-top: 0.75rem; }
+.row-target > th, .row-target > td { background: var(--wash); }
 #agent, #tool { margin-bottom: 1rem; }
 
 .policy-layer h2 { margin-bottom: 0.15rem; }

@@ -1,6 +1,7 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
 import { byId, code, consoleHref, element, fact, inputById, plural, setMessage, timeElement } from "./dom";
 import { loadRoleNames, roleNameOf, statusBadge } from "./agents";
+import { loadAgentTools } from "./agent-tools";
 import { callItem } from "./calls";
 import { hideToken, showToken } from "./token";
 import type { Agent, CallRecord, CallStatus } from "./types";
@@ -20,7 +21,7 @@ function showAgent(shown: Agent) {
     ...fact("Id", code(shown.id)),
     ...fact("Role", element("a", { href: consoleHref("/roles/" + encodeURIComponent(shown.roleId)), text: roleNameOf(shown.roleId) })),
     ...fact("Status", statusBadge(shown)),
-    ...fact("Department", shown.department ?? "—"),
+    ...fact("Department", shown.department === null ? "—" : element("a", { href: consoleHref("/departments") + "#department-" + encodeURIComponent(shown.department), text: shown.department })),
     ...fact("Level", shown.level === null ? "—" : String(shown.level)),
     ...fact("Created", timeElement(shown.createdAt), ` by ${shown.createdBy}`),
     ...(shown.terminatedAt ? fact("Terminated", timeElement(shown.terminatedAt)) : []),
@@ -62,7 +63,7 @@ export async function loadAgent() {
   } catch (error) {
     return failed(status, error);
   }
-  await loadCalls(false);
+  await Promise.all([loadAgentTools(agent!.id, agent!.status === "active"), loadCalls(false)]);
 }
 
 async function act(button: HTMLButtonElement, work: () => Promise<void>) {
@@ -116,6 +117,7 @@ export function wireAgentPage() {
         hideToken();
         const { cancelledCalls, ...terminated } = await api<Agent & { cancelledCalls: number }>("DELETE", "agents/" + segment(agent!.id));
         showAgent(terminated);
+        void loadAgentTools(terminated.id, false);
         setMessage(
           byId("agent-result"),
           "Terminated: the agent's token is no longer accepted" +

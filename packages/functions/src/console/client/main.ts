@@ -5,7 +5,8 @@ import { byId, inputById } from "./dom";
 import { loadAgent, wireAgentPage } from "./agent";
 import { loadAgents, wireAgentsPage } from "./agents";
 import { loadApprovals, refreshCount, wireApprovalsPage } from "./approvals";
-import { loadGroups } from "./groups";
+import { loadDepartments } from "./departments";
+import { loadGroups, wireGroupsPage } from "./groups";
 import { loadModules } from "./modules";
 import { loadPolicies, wirePoliciesPage } from "./policies";
 import { loadRole, wireRolePage } from "./role";
@@ -13,18 +14,19 @@ import { loadRoles, wireRolesPage } from "./roles";
 import { keepToken, endSession, storedToken, takeNotice } from "./session";
 import { loadTool, loadTools, wireToolPage, wireToolsPage } from "./tools";
 
-type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "approvals";
+type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals";
 
 const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> }> = {
   roles: { wire: wireRolesPage, load: loadRoles },
   role: { wire: wireRolePage, load: loadRole },
-  groups: { load: loadGroups },
+  groups: { wire: wireGroupsPage, load: loadGroups },
   tools: { wire: wireToolsPage, load: loadTools },
   tool: { wire: wireToolPage, load: loadTool },
   policies: { wire: wirePoliciesPage, load: loadPolicies },
   modules: { load: loadModules },
   agents: { wire: wireAgentsPage, load: loadAgents },
   agent: { wire: wireAgentPage, load: loadAgent },
+  departments: { load: loadDepartments },
   approvals: { wire: wireApprovalsPage, load: loadApprovals },
 };
 

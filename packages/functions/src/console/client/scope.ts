@@ -1,0 +1,19 @@
+import { badge, code, consoleHref, element } from "./dom";
+
+/** A group scope as an operator reads it: everyone's, a department's (linked to the departments page) or one agent's (linked to it). */
+export function scopeNodes(scope: string) {
+  if (scope === "system") return [badge("everyone")];
+  const at = scope.indexOf(":");
+  const kind = scope.slice(0, at);
+  const name = scope.slice(at + 1);
+  if (kind === "department")
+    return [badge("department"), " ", element("a", { href: consoleHref("/departments") + "#department-" + encodeURIComponent(name), text: name })];
+  return [badge("one agent"), " ", element("a", { href: consoleHref("/agents/" + encodeURIComponent(name)) }, [code(name)])];
+}
+
+/** A group scope in a few words, for choices and sentences. */
+export function scopeText(scope: string) {
+  if (scope === "system") return "everyone";
+  const at = scope.indexOf(":");
+  return `${scope.slice(0, at) === "department" ? "the department" : "the agent"} ${scope.slice(at + 1)}`;
+}
