@@ -116,7 +116,8 @@ describe("tools in layers in Chromium", () => {
     await signIn(page, `/console/agents/${payer.agent.id}`);
     const rows = await toolRows(page);
     expect(rows.get("http_request")).toEqual(["http_request", "department payments", "payments-proxy", "network (everyone)"]);
-    expect(rows.get("settle_invoice")).toEqual(["settle_invoice", `one agent ${payer.agent.id}`, "payer-own", "—"]);
+    expect(rows.get("settle_invoice")).toEqual(["settle_invoice", "its own", "payer-own", "—"]);
+    expect([...rows.keys()].slice(0, 2)).toEqual(["settle_invoice", "http_request"]);
     const layers = (await http<{ tools: Array<{ name: string }> }>("GET", `/agents/${payer.agent.id}/tools/layers`)).body.tools;
     expect([...rows.keys()].sort()).toEqual(layers.map((tool) => tool.name).sort());
     await expect.poll(() => page.locator("#tools-status").textContent()).toContain("1 of them is in front of a wider layer's tool of the same name");

@@ -1,22 +1,21 @@
 import { api, failed, segment } from "./api";
 import { byId, code, consoleHref, element, plural, setMessage, spaced } from "./dom";
-import { scopeNodes, scopeText } from "./scope";
+import { narrowestFirst, scopeNodes, scopeText } from "./scope";
 
 type Layer = { group: string; scope: string };
 type LayeredTool = Layer & { name: string; shadows: Layer[] };
 
 const groupLink = (group: string) => element("a", { href: consoleHref("/groups") + "#group-" + encodeURIComponent(group) }, [code(group)]);
 
-function toolRow(tool: LayeredTool) {
-  return element("tr", { "data-tool": tool.name }, [
+const toolRow = (agentId: string) => (tool: LayeredTool) =>
+  element("tr", { "data-tool": tool.name }, [
     element("th", { scope: "row" }, [code(tool.name)]),
-    element("td", {}, scopeNodes(tool.scope)),
+    element("td", {}, scopeNodes(tool.scope, agentId)),
     element("td", {}, [groupLink(tool.group)]),
     element("td", {}, tool.shadows.length ? spaced(tool.shadows.map((shadowed) => element("span", {}, [groupLink(shadowed.group), ` (${scopeText(shadowed.scope)})`]))) : ["—"]),
   ]);
-}
 
-/** The agent's effective tools: each with the layer it comes from and what it shadows (GET /agents/:id/tools/layers). */
+/** The agent's effective tools, narrowest layer first: each with the layer it comes from and what it shadows (GET /agents/:id/tools/layers). */
 export async function loadAgentTools(agentId: string, active: boolean) {
   const status = byId("tools-status");
   if (!active) {
@@ -26,7 +25,7 @@ export async function loadAgentTools(agentId: string, active: boolean) {
   setMessage(status, "Loading the agent's tools…");
   try {
     const { tools } = await api<{ tools: LayeredTool[] }>("GET", `agents/${segment(agentId)}/tools/layers`);
-    byId("agent-tool-rows").replaceChildren(...tools.map(toolRow));
+    byId("agent-tool-rows").replaceChildren(...[...tools].sort(narrowestFirst).map(toolRow(agentId)));
     byId("agent-tool-table").hidden = tools.length === 0;
     const shadowing = tools.filter((tool) => tool.shadows.length).length;
     setMessage(
