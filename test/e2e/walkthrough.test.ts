@@ -110,7 +110,7 @@ test("README - Rules about arguments: the read outside the workspace root is ref
   }
 });
 
-test("README - Tools in layers: the research department's http_request is in front for its agent, the personal tool is the researcher's alone, the record names the layer, and the undo leaves nothing", async () => {
+test("README - Tools in layers: the research department's http_request is in front for its agent, the personal tool is the researcher's alone, the record names the layer, the layers and the department say where it comes from, and the undo leaves nothing", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
   const running = stack;
   const { walkthrough } = await tryIt();
@@ -126,6 +126,8 @@ test("README - Tools in layers: the research department's http_request is in fro
     expect(lines).toContain('["http_request","save_note"]');
     expect(lines).toContain('["http_request"]');
     expect(lines).toContain('{"tool":"http_request","group":"research_web","scope":"department:research","status":"authorized"}');
+    expect(lines).toContain('{"name":"http_request","group":"research_web","scope":"department:research","shadows":[{"group":"network","scope":"system"}]}');
+    expect(lines).toContain('{"name":"research","agents":1,"groups":["research_web"]}');
     const groups = (await running.request("GET", "/groups", running.adminToken)).body.groups as Array<{ id: string }>;
     expect(groups.filter((group) => ["research_web", "notes_researcher_1"].includes(group.id))).toEqual([]);
   }
