@@ -66,29 +66,37 @@ const setting = (attributes: Record<string, unknown>) => ({
   values: Object.fromEntries(Object.entries(attributes).map(([name, value]) => [`:${name}`, value])),
 });
 
-/** Indexes an agent stored earlier, and counts it in its role if active; a no-op if a newer write got there first. */
-async function indexAgent(db: Db, agent: Agent) {
-  const counted = agent.status === "active" && agent.roleId !== ROOT_ROLE_ID;
-  const set = setting({ ...agentIndexes(agent), ...(counted ? { counted: true } : {}) });
-  return attempt(() =>
+type AgentUpdate = { set: string; condition: string; values: Record<string, unknown> };
+
+/** A conditional change to an agent stored earlier (its condition may read #agent.#status), with the counts it moves, in one transaction. */
+const updateAgent = (db: Db, agentId: string, update: AgentUpdate, counts: object[]) =>
+  attempt(() =>
     db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
               TableName: db.table,
-              Key: Keys.agent(agent.id),
-              UpdateExpression: `SET ${set.expression}`,
-              ConditionExpression: "attribute_not_exists(gsi2pk) AND #agent.#status = :status AND #agent.tokenVersion = :tokenVersion",
+              Key: Keys.agent(agentId),
+              UpdateExpression: `SET ${update.set}`,
+              ConditionExpression: update.condition,
               ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-              ExpressionAttributeValues: { ...set.values, ":status": agent.status, ":tokenVersion": agent.tokenVersion },
+              ExpressionAttributeValues: update.values,
             },
           },
-          ...(counted ? [countInRole(db, agent.roleId, 1)] : []),
+          ...counts,
         ],
       }),
     ),
   );
+
+/** Indexes an agent stored earlier, and counts it in its role if active; a no-op if a newer write got there first. */
+function indexAgent(db: Db, agent: Agent) {
+  const counted = agent.status === "active" && agent.roleId !== ROOT_ROLE_ID;
+  const set = setting({ ...agentIndexes(agent), ...(counted ? { counted: true } : {}) });
+  const condition = "attribute_not_exists(gsi2pk) AND #agent.#status = :status AND #agent.tokenVersion = :tokenVersion";
+  const values = { ...set.values, ":status": agent.status, ":tokenVersion": agent.tokenVersion };
+  return updateAgent(db, agent.id, { set: set.expression, condition, values }, counted ? [countInRole(db, agent.roleId, 1)] : []);
 }
 
 /** Moves a call stored earlier that awaits an answer to the approval queue's shards; a no-op if it changed since. */
@@ -119,27 +127,13 @@ export const backfillIndexes = (db: Db): Promise<number> =>
   );
 
 /** Counts an active agent stored earlier in its department; a no-op if it was counted or terminated meanwhile. */
-function countAgentInDepartment(db: Db, agent: Agent) {
-  return attempt(() =>
-    db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: db.table,
-              Key: Keys.agent(agent.id),
-              UpdateExpression: "SET inDepartment = :true",
-              ConditionExpression: "attribute_not_exists(inDepartment) AND #agent.#status = :active",
-              ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-              ExpressionAttributeValues: { ":true": true, ":active": "active" },
-            },
-          },
-          countInDepartment(db, agent.department!, 1),
-        ],
-      }),
-    ),
+const countAgentInDepartment = (db: Db, agent: Agent) =>
+  updateAgent(
+    db,
+    agent.id,
+    { set: "inDepartment = :true", condition: "attribute_not_exists(inDepartment) AND #agent.#status = :active", values: { ":true": true, ":active": "active" } },
+    [countInDepartment(db, agent.department!, 1)],
   );
-}
 
 /** Counts the active agents stored before departments were counted in their departments, then marks the table done. Idempotent as backfillIndexes. */
 export const backfillDepartments = (db: Db): Promise<number> =>
