@@ -634,6 +634,64 @@ test("fail closed - a deny policy whose argument left the tool's schema is liste
   expect(reached(agent, deploy).map((received) => received.body.arguments)).toEqual([{ target: "dev" }]);
 });
 
+test("tools in layers - a policy is validated against each layer's http_request: a department's own is no 500, and a problem only it has names it", async () => {
+  const department = unique("payments");
+  const scope = `department:${department}`;
+  const proxy = unique("payments-proxy");
+  const definition = (url: Record<string, unknown>) => ({
+    description: "HTTP requests through the payments proxy.",
+    scope,
+    executor: { type: "http", url: "http://127.0.0.1:9/run" },
+    tools: [tool("http_request", "Fetch a URL through the payments proxy.", { type: "object", properties: { url, proxy: { type: "string" } }, required: ["url", "proxy"] })],
+  });
+  await putGroup(request, proxy, definition({ type: "string" }));
+
+  const internal = unique("no-internal-urls");
+  const large = unique("no-large-inputs");
+  const byProxy = unique("no-corp-proxy");
+  expect(await putPolicy(internal, { scope, cedar: forbid("http_request", 'context.input.url like "*internal*"') })).toMatchObject({ problems: [] });
+  expect(await putPolicy(large, { scope, cedar: "forbid (principal, action, resource) when { context.inputBytes > 1000000 };" })).toMatchObject({ problems: [] });
+  const unguarded = await request("PUT", `/policies/${byProxy}`, { body: { scope, cedar: forbid("http_request", 'context.input.proxy like "*corp*"') } });
+  expect(unguarded.status, JSON.stringify(unguarded.body)).toBe(400);
+  expect(unguarded.body.problems).toEqual([expect.objectContaining({ message: 'attribute `input.proxy` in context for Action::"http_request" not found' })]);
+  await putPolicy(byProxy, { scope, cedar: forbid("http_request", 'context.input has proxy && context.input.proxy like "*corp*"') });
+
+  const replaced = await request("PUT", `/groups/${proxy}`, { body: definition({ type: "integer" }) });
+  expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+  const listed = (await listPolicies()).policies.filter((policy) => [internal, large, byProxy].includes(policy.id));
+  expect(Object.fromEntries(listed.map((policy) => [policy.id, policy.problems]))).toEqual({
+    [internal]: [{ message: `unexpected type: expected String but saw Long (as ${scope} defines http_request)`, start: expect.any(Number), end: expect.any(Number), line: 1, column: expect.any(Number) }],
+    [large]: [],
+    [byProxy]: [],
+  });
+  expect((await request("GET", `/policies/${internal}`)).body.problems).toEqual(listed.find((policy) => policy.id === internal).problems);
+  const simulated = await request("POST", "/policies/simulate", { body: { put: [{ id: unique("draft"), scope: "system", cedar: "forbid (principal, action, resource) when { context.inputBytes > 2000000 };" }], limit: 1 } });
+  expect(simulated.status, JSON.stringify(simulated.body)).toBe(200);
+});
+
+test("POST /policies/simulate - a call a department's own tool ran is replayed as that tool, in its group", async () => {
+  const department = unique("payments");
+  const scope = `department:${department}`;
+  const proxy = unique("payments-proxy");
+  await putGroup(request, proxy, {
+    description: "HTTP requests through the payments proxy.",
+    scope,
+    executor: { type: "http", url: `${executor.url}/run` },
+    tools: [tool("http_request", "Fetch a URL through the payments proxy.", { type: "object", properties: { url: { type: "string" }, proxy: { type: "string" } }, required: ["url"] })],
+  });
+  const role = await createRole(request, { name: unique("payer"), toolGroups: null });
+  const agent = await createAgent(request, role.id, { department });
+  const ran = await callAs(agent, "http_request", { url: "https://example.com/pay", proxy: "corp" });
+  expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+
+  const draft = { id: unique("no-corp-proxy"), scope, cedar: `forbid (principal, action in Action::"group:${proxy}", resource) when { context.input has proxy && context.input.proxy == "corp" };` };
+  const simulated = await request("POST", "/policies/simulate", { body: { put: [draft] } });
+  expect(simulated.status, JSON.stringify(simulated.body)).toBe(200);
+  expect((simulated.body.flips as any[]).filter((flip) => flip.callId === ran.body.callId)).toEqual([
+    { callId: ran.body.callId, agentId: agent.agent.id, tool: "http_request", startedAt: expect.any(String), from: { effect: "none", policies: [] }, to: { effect: "deny", policies: [draft.id] } },
+  ]);
+});
+
 // ---------------------------------------------------------------- the policy set a call is decided with
 
 test("PUT /policies/:id - a policy deleted and created again under the same id is enforced with its new text", async () => {

@@ -9,6 +9,7 @@ import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
 import { readPolicy } from "./cedar/read";
 import type { PolicyProblem, ReadPolicy } from "./cedar/read";
+import { definitionsMet } from "./cedar/layers";
 import { validateAgainstCatalog } from "./cedar/validate";
 import { compileRule } from "./short-rule";
 import { missingInScope } from "../scope/exists";
@@ -51,7 +52,8 @@ export async function checkPolicy({ db, manager }: CheckGround, id: string, inpu
   if (missing) return { cedar: "", problems: [{ message: missing }] };
   let cedar: string;
   if ("rule" in input) {
-    const compiled = compileRule(input.rule, manager.findTool(input.rule.tool)?.definition);
+    const [meant, ...alsoMet] = definitionsMet(manager, input.scope, input.rule.tool).map((found) => found.definition);
+    const compiled = compileRule(input.rule, meant, alsoMet);
     if ("problem" in compiled) return { cedar: "", problems: [{ message: compiled.problem }] };
     cedar = compiled.cedar;
   } else cedar = input.cedar;
@@ -59,7 +61,7 @@ export async function checkPolicy({ db, manager }: CheckGround, id: string, inpu
   if (bytes > MAX_POLICY_BYTES) return { cedar: "", problems: [{ message: `A policy may hold at most 64 KiB of Cedar text; this one holds ${bytes} bytes.` }] };
   const read = await readPolicy(cedar);
   if (!read.ok) return { cedar, problems: read.problems };
-  const problems = (await validateAgainstCatalog(manager, [{ id, cedar, targets: read.read.targets }])).get(id) ?? [];
+  const problems = (await validateAgainstCatalog(manager, [{ id, cedar, targets: read.read.targets, scope: input.scope }])).get(id) ?? [];
   return { cedar, read: read.read, problems };
 }
 

@@ -12,7 +12,15 @@ type Subject = { condition: string; matched: string };
 
 const SAYS = { deny: "Refused", ask: "Waits for an operator's approval", allow: "Runs without an approval" } as const;
 
-function subjectOf(rule: ShortRule, definition: ToolDefinition): Subject | { problem: string } {
+type Parameters = { properties?: Record<string, { type?: unknown }>; required?: unknown };
+
+const requires = (definition: ToolDefinition, argument: string) => {
+  const { required } = definition.function.parameters as Parameters;
+  return Array.isArray(required) && required.includes(argument);
+};
+
+/** `alsoMet`: the tool's other definitions the rule can meet (other layers'); an argument one of them may lack is tested for first. */
+function subjectOf(rule: ShortRule, definition: ToolDefinition, alsoMet: readonly ToolDefinition[]): Subject | { problem: string } {
   const commands = commandArguments(definition);
   const paths = pathArguments(definition);
   const pattern = literal(rule.match);
@@ -22,19 +30,21 @@ function subjectOf(rule: ShortRule, definition: ToolDefinition): Subject | { pro
     return { problem: `The tool "${name}" has no command or path argument, so the rule must name the argument to match ("argument").` };
   if (commands.includes(argument)) return { condition: `context.command like ${pattern}`, matched: "a command" };
   if (paths.includes(argument)) return { condition: `context.path like ${pattern}`, matched: "a path" };
-  const parameters = definition.function.parameters as { properties?: Record<string, { type?: unknown }>; required?: unknown };
-  const property = parameters.properties?.[argument];
+  const property = (definition.function.parameters as Parameters).properties?.[argument];
   if (!property) return { problem: `The tool "${name}" has no argument "${argument}".` };
   if (property.type !== "string") return { problem: `The argument "${argument}" of "${name}" is not a string, so a glob cannot match it.` };
-  const required = Array.isArray(parameters.required) && parameters.required.includes(argument);
+  const required = [definition, ...alsoMet].every((met) => requires(met, argument));
   const value = `context.input[${literal(argument)}]`;
   return { condition: required ? `${value} like ${pattern}` : `context.input has ${literal(argument)} && ${value} like ${pattern}`, matched: `the argument "${argument}"` };
 }
 
-/** The Cedar policy a one-line rule stands for, or why it cannot be one. */
-export function compileRule(rule: ShortRule, definition: ToolDefinition | undefined): { cedar: string } | { problem: string } {
+/**
+ * The Cedar policy a one-line rule stands for, or why it cannot be one: read from the definition it means, guarding
+ * for an argument that one of the others it can meet (`alsoMet`, other layers') may lack.
+ */
+export function compileRule(rule: ShortRule, definition: ToolDefinition | undefined, alsoMet: readonly ToolDefinition[] = []): { cedar: string } | { problem: string } {
   if (!definition) return { problem: `There is no tool named "${rule.tool}".` };
-  const subject = subjectOf(rule, definition);
+  const subject = subjectOf(rule, definition, alsoMet);
   if ("problem" in subject) return subject;
   const annotations = [
     `@reason(${literal(rule.reason ?? `${SAYS[rule.effect]}: ${subject.matched} matches ${JSON.stringify(rule.match)}`)})`,

@@ -66,7 +66,8 @@ const replayable = (record: CallRecord) =>
 /**
  * Replays the newest recorded calls against the policies now and against the draft, and answers the calls whose effect
  * would change. Stored arguments are redacted (secret values read "[REDACTED]") and cut to their stored size; a call
- * whose arguments were cut short is not replayed.
+ * whose arguments were cut short is not replayed. A call is replayed as the tool that ran it, of the scope it names
+ * (everyone's, else the widest, when that scope's is gone or the call names none).
  */
 export async function simulate(db: Db, snapshot: CatalogSnapshot, input: SimulationInput, now: Date, retentionDays: number): Promise<Simulation> {
   const draft = new PolicyIndex((await draftPolicies(db, snapshot, input, now.toISOString())).values());
@@ -77,7 +78,7 @@ export async function simulate(db: Db, snapshot: CatalogSnapshot, input: Simulat
   const flips: Flip[] = [];
   let replayed = 0;
   for (const record of calls) {
-    const found = snapshot.manager.findTool(record.tool);
+    const found = (record.scope ? snapshot.manager.toolIn(record.scope, record.tool) : undefined) ?? snapshot.manager.findTool(record.tool);
     if (!found || !replayable(record)) continue;
     if (!agents.has(record.agentId)) agents.set(record.agentId, getAgent(db, record.agentId));
     const agent = await agents.get(record.agentId)!;

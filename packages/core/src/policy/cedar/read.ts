@@ -1,6 +1,7 @@
 import type { DetailedError, PolicyJson } from "@cedar-policy/cedar-wasm/nodejs";
 import type { PolicyEffect, PolicyReads, PolicyTargets } from "../schema";
 import { cedar } from "./wasm";
+import type { CedarWasm } from "./wasm";
 
 /** A problem Cedar found in a policy, as an operator reads it: Cedar's message, its help, and where in the text. */
 export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
@@ -30,14 +31,30 @@ function positionOf(text: string, offset: number) {
 
 const GROUP_ACTION_PREFIX = "group:";
 
+const actionsNamed = (ids: readonly string[]) => ({
+  tools: ids.filter((id) => !id.startsWith(GROUP_ACTION_PREFIX)),
+  groups: ids.filter((id) => id.startsWith(GROUP_ACTION_PREFIX)).map((id) => id.slice(GROUP_ACTION_PREFIX.length)),
+});
+
 function targetsOf(action: PolicyJson["action"]): PolicyTargets {
   if (action.op === "All") return "all";
   const entities = "entities" in action ? action.entities : "entity" in action ? [action.entity] : [];
-  const ids = entities.map((entity) => ("__entity" in entity ? entity.__entity.id : entity.id));
-  return {
-    tools: ids.filter((id) => !id.startsWith(GROUP_ACTION_PREFIX)),
-    groups: ids.filter((id) => id.startsWith(GROUP_ACTION_PREFIX)).map((id) => id.slice(GROUP_ACTION_PREFIX.length)),
+  return actionsNamed(entities.map((entity) => ("__entity" in entity ? entity.__entity.id : entity.id)));
+}
+
+/** The tools and groups a policy's conditions name as actions (`action == Action::"read_file"`); none when it does not parse. */
+export function actionsInConditions(wasm: CedarWasm, text: string): { tools: string[]; groups: string[] } {
+  const parsed = wasm.policyToJson(text);
+  const ids = new Set<string>();
+  const visit = (expr: unknown): void => {
+    if (Array.isArray(expr)) return expr.forEach(visit);
+    if (expr === null || typeof expr !== "object") return;
+    const entity = (expr as { __entity?: { type?: unknown; id?: unknown } }).__entity;
+    if (entity?.type === "Action" && typeof entity.id === "string") ids.add(entity.id);
+    else Object.values(expr).forEach(visit);
   };
+  if (parsed.type === "success") for (const clause of parsed.json.conditions) visit(clause.body);
+  return actionsNamed([...ids]);
 }
 
 /**

@@ -31,18 +31,29 @@ const ENTITY_TYPES: Record<string, EntityType<string>> = {
   ToolGroup: {},
 };
 
-export function cedarSchema(groups: Iterable<Pick<Group, "id" | "tools">>): CatalogSchema {
+/**
+ * A group as a schema holds it: its tools, typed from their parameters, and `untyped` names of tools it has whose
+ * definitions another layer types. Those are actions a policy may name (in the group), with no context, so Cedar
+ * checks no call of theirs here.
+ */
+export type SchemaGroup = Pick<Group, "id" | "tools"> & { untyped?: readonly string[] };
+
+export function cedarSchema(groups: Iterable<SchemaGroup>): CatalogSchema {
   const actions = new Map<string, ActionType<string>>();
   const unmapped: Unmapped[] = [];
+  const add = (name: string, action: ActionType<string>) => {
+    if (actions.has(name)) throw new Error(`The tool "${name}" appears more than once in the catalog; tool names are unique.`);
+    actions.set(name, action);
+  };
   for (const group of groups) {
     const groupAction = `group:${group.id}`;
     actions.set(groupAction, {});
+    for (const name of group.untyped ?? []) add(name, { memberOf: [{ id: groupAction }] });
     for (const tool of group.tools) {
       const name = tool.function.name;
-      if (actions.has(name)) throw new Error(`The tool "${name}" appears more than once in the catalog; tool names are unique.`);
       const input = inputType(tool.function.parameters);
       unmapped.push(...input.unmapped.map((argument) => ({ tool: name, ...argument })));
-      actions.set(name, {
+      add(name, {
         memberOf: [{ id: groupAction }],
         appliesTo: { principalTypes: ["Agent"], resourceTypes: ["ToolGroup"], context: callContext(input.type) },
       });
