@@ -1,3 +1,4 @@
+import { QUESTION_ERRORS } from "@toolgate/core/question";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, expect, test } from "vitest";
 import { ACCESS_ERRORS } from "@toolgate/core/access";
@@ -57,6 +58,7 @@ const CATALOGS: Record<string, ErrorCatalog> = {
   message: MESSAGE_ERRORS,
   module: MODULE_ERRORS,
   policy: POLICY_ERRORS,
+  question: QUESTION_ERRORS,
   role: ROLE_ERRORS,
 };
 

@@ -28,7 +28,7 @@ export const BUILTIN_TOOLS: Record<string, string[]> = {
   command: ["run_command", "run_javascript"],
   network: ["http_request"],
   context: ["compress_context", "get_context_status"],
-  console: ["console_print"],
+  console: ["console_print", "ask_user"],
 };
 
 /** An active agent with no department or level. */

@@ -25,7 +25,7 @@ async function settleLapsed(db: Db, item: Item, now: Date): Promise<boolean> {
   if (!lapse) return false;
   const written = await uncontended(db.contentionDeadlineMs, () => applyTransition(db, lapse, Number(item.expiresAt)));
   if (written.kind !== "ok") return false;
-  if (lapse.from === "awaiting_confirmation" || lapse.from === "authorized") await forgetPendingArguments(db, lapse.to.callId);
+  if (lapse.from !== "running") await forgetPendingArguments(db, lapse.to.callId);
   return true;
 }
 

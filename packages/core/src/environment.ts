@@ -37,6 +37,7 @@ export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettin
   doomLoopThreshold: positiveNumber(env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),
   confirmationTimeoutMs: positiveNumber(env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
   clientResultTimeoutMs: positiveNumber(env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
+  questionTimeoutMs: positiveNumber(env.TOOLGATE_QUESTION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.questionTimeoutMs),
 });
 
 /** The bus SST links (Resource.Bus), undefined where none is linked; locally TOOLGATE_EVENTS_ENDPOINT names the embedded PutEvents endpoint. */

@@ -65,6 +65,7 @@ export const API = {
       queue: "GET /calls",
       approve: "POST /calls/:callId/approve",
       deny: "POST /calls/:callId/deny",
+      answer: "POST /calls/:callId/answer",
     },
     mcp: {
       post: "POST /mcp",

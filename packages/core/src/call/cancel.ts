@@ -7,8 +7,8 @@ import { MAX_TOOL_TIMEOUT_MS } from "../policy/schema";
 import { CallRecord } from "./schema";
 import { transitions } from "./lifecycle";
 
-/** What a terminated agent may leave waiting: calls awaiting an approval, and calls its runtime was to run and report. */
-const CANCELLABLE = ["awaiting_confirmation", "authorized"] as const;
+/** What a terminated agent may leave waiting: calls awaiting an approval or an answer, and calls its runtime was to run and report. */
+const CANCELLABLE = ["awaiting_confirmation", "awaiting_answer", "authorized"] as const;
 
 /** How many calls one transaction ends (each is its record and, if kept, its sealed arguments: at most 50 of 100 items). */
 const TOGETHER = 25;

@@ -1,6 +1,7 @@
 import { invalidCursor } from "../error";
 import { getItems, itemAt } from "../dynamo/batch";
 import { getCall, listAwaitingCalls, listCalls } from "../dynamo/calls";
+import type { QueueStatus } from "../dynamo/calls";
 import type { CallFilter } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { Keys } from "../dynamo/keys";
@@ -32,12 +33,13 @@ const nameIn = (item: Record<string, unknown> | undefined, field: "agent" | "rol
 const isActiveAgent = (item: Record<string, unknown> | undefined) => (item?.agent as { status?: unknown } | undefined)?.status === "active";
 
 /**
- * The approval queue: calls awaiting an admin's answer across every agent, oldest first, with their agent's and role's
- * names. A call whose agent is no longer active can never run, so it is left out, even while its termination is still
- * ending it: the agents are read after the calls.
+ * An operator's queue: calls awaiting an approval (awaiting_confirmation) or questions awaiting an answer
+ * (awaiting_answer) across every agent, oldest first, with their agent's and role's names. A call whose agent is no
+ * longer active can never run, so it is left out, even while its termination is still ending it: the agents are read
+ * after the calls.
  */
-export async function awaitingApproval(db: Db, limit: number, cursor: string | undefined): Promise<{ calls: QueuedCall[]; nextCursor?: string }> {
-  const page = await listAwaitingCalls(db, limit, cursor);
+export async function awaitingOperator(db: Db, status: QueueStatus, limit: number, cursor: string | undefined): Promise<{ calls: QueuedCall[]; nextCursor?: string }> {
+  const page = await listAwaitingCalls(db, status, limit, cursor);
   if (page === "invalid_cursor") throw invalidCursor();
   const agentIds = [...new Set(page.calls.map((call) => call.agentId))];
   const roleIds = [...new Set(page.calls.map((call) => call.roleId))];

@@ -3,12 +3,12 @@ import type { CallRecord, CallStatus, Transition } from "./schema";
 
 export type { Transition };
 
-/** Statuses that wait on something (the tool, an admin, the agent's runtime) until a deadline cleanup enforces. */
-export const PENDING_STATUSES = ["running", "awaiting_confirmation", "authorized"] as const satisfies readonly CallStatus[];
+/** Statuses that wait on something (the tool, an admin, a person's answer, the agent's runtime) until a deadline cleanup enforces. */
+export const PENDING_STATUSES = ["running", "awaiting_confirmation", "awaiting_answer", "authorized"] as const satisfies readonly CallStatus[];
 
 export const isPending = (status: CallStatus) => (PENDING_STATUSES as readonly CallStatus[]).includes(status);
 
-export type CallTimings = { callRetentionDays: number; confirmationTimeoutMs: number; clientResultTimeoutMs: number };
+export type CallTimings = { callRetentionDays: number; confirmationTimeoutMs: number; clientResultTimeoutMs: number; questionTimeoutMs: number };
 
 /** Settling a running call after its deadline is left to cleanup; this much grace covers a slow write. */
 export const DEADLINE_GRACE_MS = 5_000;
@@ -17,16 +17,18 @@ export const DEADLINE_GRACE_MS = 5_000;
 export const retentionExpiry = (timings: Pick<CallTimings, "callRetentionDays">, record: Pick<CallRecord, "startedAt">) =>
   Math.floor(Date.parse(record.startedAt) / 1000) + Math.round(timings.callRetentionDays * 86_400);
 
-export type Admission = { needsConfirmation: boolean; executedBy: "toolgate" | "client"; timeoutMs: number };
+/** Who runs an admitted call: toolgate (its executor), the agent's runtime, or a person who answers it (ask_user). */
+export type Admission = { needsConfirmation: boolean; executedBy: "toolgate" | "client" | "person"; timeoutMs: number };
 
-/** What a call admitted now waits for, and for how long: an approval, the runtime's result, or the tool. */
+/** What a call admitted now waits for, and for how long: an approval, a person's answer, the runtime's result, or the tool. */
 export function waitFor({ needsConfirmation, executedBy, timeoutMs }: Admission, timings: CallTimings) {
   if (needsConfirmation) return { status: "awaiting_confirmation" as const, waitMs: timings.confirmationTimeoutMs };
   return startWaiting(executedBy, timeoutMs, timings);
 }
 
-/** Once nothing but the tool remains: it runs in toolgate (its timeout, with grace), or in the runtime (its result's wait). */
+/** Once nothing but the tool remains: it runs in toolgate (its timeout, with grace), in the runtime (its result's wait), or a person answers it. */
 function startWaiting(executedBy: Admission["executedBy"], timeoutMs: number, timings: CallTimings) {
+  if (executedBy === "person") return { status: "awaiting_answer" as const, waitMs: timings.questionTimeoutMs };
   return executedBy === "client"
     ? { status: "authorized" as const, waitMs: Math.max(timeoutMs, timings.clientResultTimeoutMs) }
     : { status: "running" as const, waitMs: timeoutMs + DEADLINE_GRACE_MS };
@@ -82,6 +84,11 @@ export const transitions = {
     };
   },
 
+  /** A person answered a question (or declined it): the call completes with that as its result. */
+  answered(record: CallRecord, result: ToolResult, by: string, now: Date): Transition {
+    return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "completed", answeredBy: by, result, ...finished(record, now) } };
+  },
+
   reported(record: CallRecord, result: ToolResult, now: Date): Transition {
     return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
   },
@@ -107,11 +114,13 @@ export const transitions = {
 const LAPSES: Partial<Record<CallStatus, { status: CallStatus; code: string; message: string }>> = {
   running: { status: "timed_out", code: "tool_timeout", message: "The call was still running past its deadline; cleanup marked it timed out." },
   awaiting_confirmation: { status: "expired", code: "confirmation_expired", message: "Nobody approved or denied the call in time; it expired." },
+  awaiting_answer: { status: "expired", code: "question_expired", message: "Nobody answered the question in time; it expired unanswered." },
   authorized: { status: "expired", code: "result_not_reported", message: "The agent's runtime did not report a result in time; the call expired." },
 };
 
 /** The calls a terminated agent leaves waiting: nothing will approve them into running, nor report their result. */
 const CANCELLATIONS: Partial<Record<CallStatus, string>> = {
   awaiting_confirmation: "The agent was terminated while the call awaited approval, so the call was cancelled; the tool did not run.",
+  awaiting_answer: "The agent was terminated while its question awaited an answer, so the question was withdrawn.",
   authorized: "The agent was terminated before its runtime reported the call's result, so the call was cancelled; no result is accepted.",
 };

@@ -3,6 +3,7 @@ import { GroupScope } from "../scope/schema";
 
 export const CallStatus = z.enum([
   "awaiting_confirmation",
+  "awaiting_answer",
   "authorized",
   "running",
   "completed",
@@ -56,6 +57,8 @@ export const CallRecord = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   decision: PolicyDecisionRecord.optional(),
   approvedBy: z.string().optional(),
+  /** Who answered a question (ask_user): an operator's name. */
+  answeredBy: z.string().optional(),
   deniedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   startedAt: z.string(),
@@ -86,8 +89,8 @@ export const CallHistoryQuery = PageQuery.extend({
 });
 export type CallHistoryQuery = z.infer<typeof CallHistoryQuery>;
 
-/** GET /calls?status=awaiting_confirmation: the approval queue across every agent, oldest first. */
-export const ApprovalQueueQuery = PageQuery.extend({ status: z.literal("awaiting_confirmation") });
+/** GET /calls?status=: the approval queue (awaiting_confirmation) or the questions queue (awaiting_answer), across every agent, oldest first. */
+export const ApprovalQueueQuery = PageQuery.extend({ status: z.enum(["awaiting_confirmation", "awaiting_answer"]) });
 
 /** A call in the approval queue, with the names an admin recognises it by. */
 export const QueuedCall = CallRecord.extend({ agentName: z.string().nullable(), roleName: z.string().nullable() });

@@ -3,14 +3,18 @@ import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
 import { getItems, itemAt } from "./batch";
 import type { Db } from "./client";
-import { AWAITING_PREFIX, Keys, RUNNING_PREFIX, runningIndex, shardOf, shardsOf } from "./keys";
+import { AWAITING_PREFIX, Keys, QUESTIONS_PREFIX, RUNNING_PREFIX, runningIndex, shardOf, shardsOf } from "./keys";
 import { mergedPage } from "./merged-page";
 import type { Source } from "./merged-page";
 import { queryPages, queryPartitionPage } from "./query";
 import type { PartitionFilter } from "./query";
 import { attempt } from "./write";
 
-const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation", "authorized"]);
+const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation", "awaiting_answer", "authorized"]);
+
+/** The queues an operator answers, each in shards of its own: approvals and questions. */
+export const QUEUE_PREFIXES = { awaiting_confirmation: AWAITING_PREFIX, awaiting_answer: QUESTIONS_PREFIX } as const;
+export type QueueStatus = keyof typeof QUEUE_PREFIXES;
 
 /**
  * A call an admin answered, or still has to (the approval queue's shards), is found by cleanup through its deadline,
@@ -20,7 +24,7 @@ const PENDING = new Set<CallRecord["status"]>(["running", "awaiting_confirmation
  */
 export const waitingIndexFor = (record: CallRecord, pk: string) => {
   if (!PENDING.has(record.status) || !record.deadline) return undefined;
-  if (record.status === "awaiting_confirmation") return runningIndex(pk, record.deadline, record.callId, AWAITING_PREFIX);
+  if (record.status === "awaiting_confirmation" || record.status === "awaiting_answer") return runningIndex(pk, record.deadline, record.callId, QUEUE_PREFIXES[record.status]);
   return record.decidedAt ? runningIndex(pk, record.deadline, record.callId, RUNNING_PREFIX) : undefined;
 };
 
@@ -211,9 +215,9 @@ export async function forgetPendingArguments(db: Db, callId: string): Promise<vo
   );
 }
 
-/** Calls awaiting an admin's answer across every agent, oldest first (by deadline, which is their start plus one confirmation timeout). */
-export async function listAwaitingCalls(db: Db, limit: number, cursor: string | undefined) {
-  const sources = shardsOf(AWAITING_PREFIX).map((pk): Source => ({ index: "gsi1", pk }));
+/** Calls awaiting an operator (an approval, or an answer) across every agent, oldest first (by deadline, which is their start plus one timeout). */
+export async function listAwaitingCalls(db: Db, status: QueueStatus, limit: number, cursor: string | undefined) {
+  const sources = shardsOf(QUEUE_PREFIXES[status]).map((pk): Source => ({ index: "gsi1", pk }));
   const page = await mergedPage(db, sources, "ascending", limit, cursor);
   if (page === "invalid_cursor") return page;
   const calls = page.items.map((item) => CallRecord.parse(item.call));
@@ -232,7 +236,7 @@ const WAITING_PAGE = 100;
 export async function* waitingCallsOf(db: Db, agentId: string, statuses: readonly CallRecord["status"][]): AsyncGenerator<StoredCall[]> {
   const pk = Keys.call(agentId, "").pk;
   const values = Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status]));
-  for (const prefix of [AWAITING_PREFIX, RUNNING_PREFIX]) {
+  for (const prefix of [AWAITING_PREFIX, QUESTIONS_PREFIX, RUNNING_PREFIX]) {
     const pages = queryPages(
       db,
       {

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, GetCommand, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { encodeTime } from "ulid";
 import type { Db } from "./client";
-import { ADMITTED_PREFIX, admittedSince, agentOfAdmitted, AWAITING_PREFIX, indexUpTo, Keys, RUNNING_PREFIX, shardsOf } from "./keys";
+import { ADMITTED_PREFIX, admittedSince, agentOfAdmitted, AWAITING_PREFIX, indexUpTo, Keys, QUESTIONS_PREFIX, RUNNING_PREFIX, shardsOf } from "./keys";
 import { attempt } from "./write";
 import { queryPages } from "./query";
 import type { Item } from "./query";
@@ -10,7 +10,7 @@ const BATCH = 25;
 
 /** Pages of call items still waiting past their deadline, from the sparse index of waiting calls. */
 export async function* lapsedCallItems(db: Db, nowSeconds: number): AsyncGenerator<Item[]> {
-  for (const shard of [...shardsOf(RUNNING_PREFIX), ...shardsOf(AWAITING_PREFIX)])
+  for (const shard of [...shardsOf(RUNNING_PREFIX), ...shardsOf(AWAITING_PREFIX), ...shardsOf(QUESTIONS_PREFIX)])
     yield* queryPages(db, {
       IndexName: "gsi1",
       KeyConditionExpression: "gsi1pk = :shard AND gsi1sk <= :due",

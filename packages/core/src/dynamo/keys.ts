@@ -49,6 +49,8 @@ const RUNNING_SHARDS = 4;
 export const RUNNING_PREFIX = "RUNNING#";
 /** Calls awaiting an admin's answer: the same sparse deadline index as other waiting calls, under their own shards (the approval queue). */
 export const AWAITING_PREFIX = "AWAITING#";
+/** Questions awaiting a person's answer (ask_user): the questions queue, in shards of their own. */
+export const QUESTIONS_PREFIX = "QUESTIONS#";
 
 export const shardsOf = (prefix: string) => Array.from({ length: RUNNING_SHARDS }, (_, shard) => `${prefix}${shard}`);
 

@@ -111,12 +111,12 @@ describe("per-call events", () => {
   test("publishedCallEvents - per-call events only where a rule subscribes, all with always, and a wrong setting says what it takes", () => {
     expect(publishedCallEvents([], undefined)).toEqual([]);
     expect(publishedCallEvents([rule("Modules", { source: ["toolgate"], detailType: ["group.changed", "agent.spawned"] })], "")).toEqual([]);
-    expect(publishedCallEvents([rule("Approvals", APPROVALS_PATTERN)], undefined)).toEqual(["call.awaiting_confirmation"]);
-    expect(publishedCallEvents([rule("Everything", TOOLGATE_EVENTS_PATTERN)], "subscribed")).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(publishedCallEvents([rule("Approvals", APPROVALS_PATTERN)], undefined)).toEqual(["call.awaiting_confirmation", "question.asked"]);
+    expect(publishedCallEvents([rule("Everything", TOOLGATE_EVENTS_PATTERN)], "subscribed")).toEqual(["call.awaiting_confirmation", "question.asked", "call.settled"]);
     expect(publishedCallEvents([rule("AnySource", { detailType: ["call.settled"] })], undefined)).toEqual(["call.settled"]);
-    expect(publishedCallEvents([rule("Failures", { source: ["toolgate"], detail: { status: ["error"] } })], undefined)).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(publishedCallEvents([rule("Failures", { source: ["toolgate"], detail: { status: ["error"] } })], undefined)).toEqual(["call.awaiting_confirmation", "question.asked", "call.settled"]);
     expect(publishedCallEvents([rule("Elsewhere", { source: ["billing"] })], undefined)).toEqual([]);
-    expect(publishedCallEvents([], "always")).toEqual(["call.awaiting_confirmation", "call.settled"]);
+    expect(publishedCallEvents([], "always")).toEqual(["call.awaiting_confirmation", "question.asked", "call.settled"]);
     expect(() => publishedCallEvents([], "sometimes")).toThrow('TOOLGATE_CALL_EVENTS must be one of subscribed, always; got "sometimes".');
   });
 

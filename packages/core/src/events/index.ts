@@ -37,6 +37,16 @@ export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefi
   };
 }
 
+/** question.asked for an ask_user call just written as awaiting an answer, with its question and options as asked. */
+export function questionAsked(record: CallRecord, asked: { question: string; options?: string[] | undefined; multiple: boolean }): ToolgateEvent | undefined {
+  if (record.status !== "awaiting_answer" || !record.deadline) return undefined;
+  const { callId, agentId, roleId, startedAt, deadline } = record;
+  return {
+    type: ToolgateEventType.QuestionAsked,
+    detail: { callId, agentId, roleId, question: asked.question, ...(asked.options ? { options: asked.options } : {}), multiple: asked.multiple, startedAt, deadline, answer: `/calls/${callId}/answer` },
+  };
+}
+
 /** call.settled for every call a committed write moved into a settled status (from the table's stream, so after commit). */
 export const callSettledEvents = (changes: readonly CallChange[]): ToolgateEvent[] =>
   changes.flatMap(({ before, after }) => {

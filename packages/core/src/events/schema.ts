@@ -17,6 +17,21 @@ export const AwaitingConfirmation = z.object({
 });
 export type AwaitingConfirmation = z.infer<typeof AwaitingConfirmation>;
 
+/** An agent's question (ask_user) waiting for a person: what to ask, the answers to choose from, and where to answer it. */
+export const QuestionAsked = z.object({
+  callId: z.string(),
+  agentId: z.string(),
+  roleId: z.string(),
+  question: z.string(),
+  options: z.array(z.string()).optional(),
+  multiple: z.boolean(),
+  startedAt: z.string(),
+  deadline: z.string(),
+  /** Where an operator (or a chat bot on the bus, with the admin token) answers it, relative to toolgate's URL. */
+  answer: z.string(),
+});
+export type QuestionAsked = z.infer<typeof QuestionAsked>;
+
 export const SettledStatus = CallStatus.extract(["completed", "error", "timed_out", "denied", "expired", "refused", "cancelled"]);
 export type SettledStatus = z.infer<typeof SettledStatus>;
 
@@ -111,6 +126,7 @@ export type PolicyInvalidated = z.infer<typeof PolicyInvalidated>;
 /** Each detail type's schema: what a subscriber can rely on. */
 export const EVENT_DETAILS = {
   [ToolgateEventType.AwaitingConfirmation]: AwaitingConfirmation,
+  [ToolgateEventType.QuestionAsked]: QuestionAsked,
   [ToolgateEventType.CallSettled]: CallSettled,
   [ToolgateEventType.AgentSpawned]: AgentSpawned,
   [ToolgateEventType.AgentTerminated]: AgentTerminated,

@@ -51,8 +51,8 @@ const GROUPS: Record<ReservedGroupId, { description: string; tools: BuiltinToolN
     tools: ["compress_context", "get_context_status"],
   },
   console: {
-    description: "Print messages to the operator's console.",
-    tools: ["console_print"],
+    description: "Talk to people: print messages to the operator's console, and ask a person a question.",
+    tools: ["console_print", "ask_user"],
   },
 };
 
@@ -96,6 +96,10 @@ const TOOL_DESCRIPTIONS: Record<BuiltinToolName, string> = {
     "Report how full your conversation context is. Returns { usedTokens, maxTokens, messageCount }. Check it during long tasks to decide whether to call compress_context.",
   console_print:
     "Print a message to the operator's console, where the people running the system can see it. Returns a confirmation. Use it for progress reports and warnings meant for people rather than for other agents.",
+  ask_user:
+    "Ask a person a question and wait for the answer. Give options when the answer is one of a few (set multiple to allow several); without options the person answers in their own words. " +
+    'Returns { "action": "accept", "answer": ... } with the chosen option(s) or the words, or { "action": "decline" } when the person will not answer. ' +
+    "Ask when you need a decision or knowledge only a person has; never ask for passwords or other secrets.",
 };
 
 /** A status the agent polls while it works: identical calls in a row are expected, not a loop. */

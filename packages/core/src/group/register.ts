@@ -1,3 +1,4 @@
+import { asksPerson } from "../question/schema";
 import type { CatalogItem } from "../dynamo/catalog";
 import { groupRemovals, groupWrites } from "../dynamo/catalog";
 import type { Db } from "../dynamo/client";
@@ -43,12 +44,12 @@ function refuseMetaToolNames(id: string, input: GroupDefinition) {
     );
 }
 
-/** Toolgate's native tools (org_management, artifact) are the same for every agent: no narrower scope may bring its own. */
+/** Toolgate's native tools (org_management, artifact, ask_user) are the same for every agent: no narrower scope may bring its own. */
 function refuseShadowingNative(manager: ToolGroupManager, id: string, input: GroupDefinition) {
   if ((input.scope ?? SYSTEM) === SYSTEM) return;
   for (const tool of input.tools) {
     const native = manager.toolIn(SYSTEM, tool.function.name);
-    if (native && NATIVE_GROUP_IDS.includes(native.group.id))
+    if (native && (NATIVE_GROUP_IDS.includes(native.group.id) || asksPerson(native.group.id, tool.function.name)))
       throw groupError(
         "reserved_tool_name",
         `"${tool.function.name}" is a tool of toolgate's own group "${native.group.id}", which no department or agent may replace with its own. Rename the tool (e.g. with a prefix).`,

@@ -14,10 +14,15 @@ import { callError, callNotFound } from "../call/errors";
 import { guardError } from "./errors";
 import type { GuardDeps } from "./deps";
 import { admissionOf, plan } from "./plan";
+import { questionAsked } from "../events/index";
+import { AskUserArguments } from "../question/schema";
 import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
 
-export type ApprovalOutcome = RunOutcome | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown>; deadline: string };
+export type ApprovalOutcome =
+  | RunOutcome
+  | { callId: string; status: "authorized"; tool: string; arguments: Record<string, unknown>; deadline: string }
+  | { callId: string; status: "awaiting_answer"; tool: string; deadline: string };
 
 /** The call's agent was terminated (before the approval, or while it was being given): the call can never run. */
 const agentTerminated = (record: CallRecord) =>
@@ -36,7 +41,7 @@ const alreadyAnswered = (record: CallRecord) =>
       });
 
 /** The real arguments kept (sealed) beside a waiting call, or undefined when none are kept or they cannot be opened. */
-function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: PendingCall | undefined) {
+export function pendingArguments(deps: Pick<GuardDeps, "seal">, pending: PendingCall | undefined) {
   if (pending?.sealed !== undefined) return deps.seal.open(pending.sealed) as Record<string, unknown> | undefined;
   return pending?.legacyArguments;
 }
@@ -76,8 +81,12 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
   const written = await uncontended(deps.db.contentionDeadlineMs, () => applyWhileAgentActive(deps.db, { ...approved, from: "awaiting_confirmation" }, retentionExpiry(deps.settings, record)));
   if (written.kind === "agent_inactive") throw agentTerminated(record);
   if (written.kind === "moved") throw alreadyAnswered(written.current ?? record);
-  const keptForTheResult = approved.to.status === "authorized" && redactArguments(args).secrets.length > 0;
+  const keptForTheResult = approved.to.status === "awaiting_answer" || (approved.to.status === "authorized" && redactArguments(args).secrets.length > 0);
   if (!keptForTheResult) await forgetPendingArguments(deps.db, callId);
+  if (approved.to.status === "awaiting_answer") {
+    await deps.events.publish(questionAsked(approved.to, AskUserArguments.parse(args)));
+    return { callId, status: "awaiting_answer", tool: record.tool, deadline: approved.to.deadline! };
+  }
   if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args, deadline: approved.to.deadline! };
   return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs);
 }

@@ -10,7 +10,8 @@ import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { putCall } from "../dynamo/calls";
 import { AdmissionWriteError, beginAdmission } from "../dynamo/admission";
-import { awaitingConfirmation } from "../events/index";
+import { awaitingConfirmation, questionAsked } from "../events/index";
+import { AskUserArguments } from "../question/schema";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
 import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
@@ -46,6 +47,7 @@ type Waiting = { callId: string; tool: string; startedAt: string; deadline: stri
 export type GuardedCallResponse =
   | { status: 200; body: RunOutcome }
   | { status: 202; body: Waiting & { status: "awaiting_confirmation" } }
+  | { status: 202; body: Waiting & { status: "awaiting_answer" } }
   | { status: 202; body: Waiting & { status: "authorized"; arguments: Record<string, unknown> } };
 
 /** The agent as stored now, if it still honours the token presented (same token version, active); else the refusal. */
@@ -85,7 +87,7 @@ type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolea
 function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
   const { stored, secrets } = storedCallArguments(planned.args);
   const record = transitions.admitted({ ...base, group: planned.group, scope: planned.scope, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
-  const keepsArguments = record.status === "awaiting_confirmation" || (record.status === "authorized" && secrets.length > 0);
+  const keepsArguments = record.status === "awaiting_confirmation" || record.status === "awaiting_answer" || (record.status === "authorized" && secrets.length > 0);
   return { planned, record, keepsArguments, secrets };
 }
 
@@ -243,6 +245,10 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
       const waiting = { callId, tool: request.tool, startedAt: record.startedAt, deadline: record.deadline! };
       if (record.status === "awaiting_confirmation") {
         await deps.events.publish(awaitingConfirmation(record));
+        return { status: 202, body: { ...waiting, status: record.status } };
+      }
+      if (record.status === "awaiting_answer") {
+        await deps.events.publish(questionAsked(record, AskUserArguments.parse(admitted.args)));
         return { status: 202, body: { ...waiting, status: record.status } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };

@@ -14,6 +14,8 @@ import { workspaceRootOf } from "../policy/workspace";
 import type { ToolDefinition } from "../tool/schema";
 import { scopeOfGroup } from "../group/schema";
 import type { GroupScope } from "../scope/schema";
+import type { Admission } from "../call/lifecycle";
+import { asksPerson } from "../question/schema";
 import { loadArgumentValidator, validateArguments } from "./arguments";
 import { refusal } from "./refusal";
 import type { GuardSettings } from "./settings";
@@ -22,6 +24,7 @@ export type Plan =
   | { kind: "refuse"; error: ToolgateError; group: string | null; decision?: PolicyDecision }
   | {
       kind: "admit";
+      tool: string;
       group: string;
       scope: GroupScope;
       executor: Executor;
@@ -116,7 +119,7 @@ export async function prepare(access: Access, tool: string, args: Record<string,
       const { decision, error } = await policyDecision(access, definition, group, planning.args, applicable);
       if (error) return { kind: "refuse", error, group, ...(decision ? { decision } : {}) };
       const confirm = decision.effect === "ask" || (decision.effect !== "allow" && needsConfirmation(policy));
-      return { kind: "admit", group, scope: scopeOfGroup(allowed.group), executor, args: planning.args, policy, timeoutMs, decision, confirm };
+      return { kind: "admit", tool, group, scope: scopeOfGroup(allowed.group), executor, args: planning.args, policy, timeoutMs, decision, confirm };
     },
   };
 }
@@ -127,9 +130,13 @@ export async function plan(access: Access, tool: string, args: Record<string, un
   return prepared.kind === "refuse" ? prepared : prepared.decide();
 }
 
+/** Who runs an admitted plan: a person answers ask_user; otherwise the group's executor, in toolgate or in the agent's runtime. */
+const executedBy = (planned: Admitted): Admission["executedBy"] =>
+  asksPerson(planned.group, planned.tool) ? "person" : planned.executor.type === "client" ? "client" : "toolgate";
+
 /** How the call lifecycle sees an admitted plan: what it waits for and how long it may run. */
-export const admissionOf = (planned: Admitted) => ({
+export const admissionOf = (planned: Admitted): Admission => ({
   needsConfirmation: planned.confirm,
-  executedBy: planned.executor.type === "client" ? ("client" as const) : ("toolgate" as const),
+  executedBy: executedBy(planned),
   timeoutMs: planned.timeoutMs,
 });

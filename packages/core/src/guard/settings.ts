@@ -11,4 +11,5 @@ export const DEFAULT_GUARD_SETTINGS: GuardSettings = {
   doomLoopThreshold: 3,
   confirmationTimeoutMs: 60 * 60_000,
   clientResultTimeoutMs: 10 * 60_000,
+  questionTimeoutMs: 60 * 60_000,
 };

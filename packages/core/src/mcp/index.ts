@@ -52,14 +52,14 @@ class TaskCreated extends Error {
 /**
  * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says
  * (but a name call_tool was given is the model's mistake to correct, an isError result).
- * A call that waits for an operator becomes a task when the client declared the extension, else an isError answer.
+ * A call that waits for an operator (an approval, an answer) becomes a task when the client declared the extension, else an isError answer.
  */
 async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
   const { deps, agent } = caller;
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args });
     if (response.status === 200) return completed(response.body.callId, response.body.result);
-    if (tasks && response.body.status === "awaiting_confirmation") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
+    if (tasks && response.body.status !== "authorized") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
     if (error instanceof TaskCreated) throw error;

@@ -40,9 +40,14 @@ export function refused(error: ToolgateError): CallToolResult {
   return refusalResult(error.message, meta);
 }
 
-/** A call the guard did not run now: it waits for an operator, or for the agent's own runtime. Never a success. */
+/** A call the guard did not run now: it waits for an operator's approval or answer, or for the agent's own runtime. Never a success. */
 export function waiting(agentId: string, response: Extract<GuardedCallResponse, { status: 202 }>): CallToolResult {
   const { callId, tool, deadline } = response.body;
+  if (response.body.status === "awaiting_answer")
+    return refusalResult(
+      `Your question has been sent to an operator (call ${callId}); it waits for an answer until ${deadline}, when it expires unanswered. Read the answer later with GET /agents/${agentId}/calls/${callId} (its result); do not ask again meanwhile.`,
+      { code: "awaiting_answer", callId, recoverable: true, deadline },
+    );
   if (response.body.status === "awaiting_confirmation")
     return refusalResult(
       `The call to "${tool}" has not run: it awaits an operator's approval (call ${callId}) until ${deadline}, when it expires unanswered. An operator approves or denies it with POST /calls/${callId}/approve or /deny; GET /agents/${agentId}/calls/${callId} shows how it ends. Do not call it again meanwhile.`,

@@ -13,6 +13,7 @@ type TaskStatus = "working" | "completed" | "cancelled";
 /** A call record as a task: the task is the call (taskId = callId), so any instance answers for it from the store. */
 const STATUS: Record<CallStatus, TaskStatus> = {
   awaiting_confirmation: "working",
+  awaiting_answer: "working",
   authorized: "working",
   running: "working",
   completed: "completed",
@@ -26,12 +27,16 @@ const STATUS: Record<CallStatus, TaskStatus> = {
 
 const MESSAGE: Partial<Record<CallStatus, string>> = {
   awaiting_confirmation: "Awaiting an operator's approval.",
+  awaiting_answer: "Awaiting a person's answer.",
   authorized: "Waiting for the agent's runtime to report the result.",
   running: "Running.",
   denied: "An operator denied the call; the tool did not run.",
   expired: "Nobody approved the call before its deadline; the tool did not run.",
   cancelled: "The agent was terminated, so the call was cancelled; the tool did not run.",
 };
+
+/** What the task's status says: an expired question says so, an expired approval its own sentence. */
+const statusMessage = (record: Pick<CallRecord, "status" | "error">) => (record.status === "expired" && record.error?.code === "question_expired" ? record.error.message : MESSAGE[record.status]);
 
 /** Whether this request's client declared the extension (on 2026-07-28 every request carries its capabilities). */
 export function declaresTasks(envelope: unknown): boolean {
@@ -52,7 +57,7 @@ export function taskOf(record: Pick<CallRecord, "callId" | "status" | "startedAt
   const task = {
     taskId: record.callId,
     status,
-    ...(MESSAGE[record.status] ? { statusMessage: MESSAGE[record.status] } : {}),
+    ...(statusMessage(record) ? { statusMessage: statusMessage(record) } : {}),
     createdAt: record.startedAt,
     lastUpdatedAt: record.finishedAt ?? record.decidedAt ?? record.startedAt,
     ttlMs: retentionDays * DAY_MS,

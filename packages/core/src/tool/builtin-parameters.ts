@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { AskUserArguments } from "../question/schema";
 
 const RoleId = z.string().min(1).max(128);
 const AgentId = z.string().min(1).max(128);
@@ -156,6 +157,7 @@ const buildParameters = () => ({
     message: z.string().min(1).max(10_000).describe("Text to print to the operator's console."),
     level: z.enum(["debug", "info", "warn", "error"]).default("info").describe("Severity of the message."),
   }),
+  ask_user: AskUserArguments,
 }) satisfies Record<string, z.ZodObject>;
 
 type Parameters = ReturnType<typeof buildParameters>;

@@ -1,3 +1,4 @@
+import { QUESTION_ERRORS } from "@toolgate/core/question";
 import { ACCESS_ERRORS } from "@toolgate/core/access";
 import { AGENT_ERRORS } from "@toolgate/core/agent";
 import { CALL_ERRORS, QueuedCall } from "@toolgate/core/call";
@@ -64,13 +65,18 @@ export const executionDocs = {
     answers: { 200: A.CallRecord },
     errors: mergeErrors(errorsFrom(CALL_ERRORS, "call_not_found"), errorsFrom(GUARD_ERRORS, "call_not_awaiting_result")),
   },
-  "GET /calls": { summary: "The approval queue across every agent, oldest first", answers: { 200: A.page("calls", QueuedCall) }, errors: INVALID_CURSOR },
+  "GET /calls": { summary: "An operator's queue across every agent, oldest first: approvals (status=awaiting_confirmation) or questions (status=awaiting_answer)", answers: { 200: A.page("calls", QueuedCall) }, errors: INVALID_CURSOR },
   "POST /calls/:callId/approve": {
     summary: "Approve a call awaiting confirmation; the tool runs once",
     answers: { 200: A.CallRecord },
     errors: mergeErrors(UNANSWERABLE_APPROVAL, errorsFrom(GUARD_ERRORS, "no_longer_allowed")),
   },
   "POST /calls/:callId/deny": { summary: "Deny a call awaiting confirmation", answers: { 200: A.CallRecord }, errors: UNANSWERABLE_APPROVAL },
+  "POST /calls/:callId/answer": {
+    summary: "Answer an agent's question (ask_user) with one of its options, several with multiple, or text; or decline it",
+    answers: { 200: A.CallRecord },
+    errors: errorsFrom(QUESTION_ERRORS, "invalid_answer", "question_not_found", "not_awaiting_answer"),
+  },
   "POST /mcp": {
     summary: "The agent's governed MCP endpoint (Streamable HTTP, JSON-RPC): tools/list and tools/call through the guard",
     access: "self",

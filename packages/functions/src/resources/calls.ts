@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as Call from "@toolgate/core/call";
 import { approve, deny, guardedCall, reportResult } from "@toolgate/core/guard";
+import * as Question from "@toolgate/core/question";
 import { API } from "../routes";
 import type { Env } from "../http/app";
 import { principalName, requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
@@ -22,8 +23,8 @@ export const calls = new Hono<Env>()
     return c.json(await Call.history(c.get("toolgate").db, agent.id, { status, tool }, limit, cursor));
   })
   .on(method(R.queue), path(R.queue), requireAdmin, query(Call.ApprovalQueueQuery), async (c) => {
-    const { limit, cursor } = c.req.valid("query");
-    return c.json(await Call.awaitingApproval(c.get("toolgate").db, limit, cursor));
+    const { status, limit, cursor } = c.req.valid("query");
+    return c.json(await Call.awaitingOperator(c.get("toolgate").db, status, limit, cursor));
   })
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
@@ -37,4 +38,7 @@ export const calls = new Hono<Env>()
   )
   .on(method(R.deny), path(R.deny), requireAdmin, async (c) =>
     c.json(await deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
+  )
+  .on(method(R.answer), path(R.answer), requireAdmin, json(Question.AnswerInput, Question.QUESTION_ERRORS, "invalid_answer", "The answer"), async (c) =>
+    c.json(await Question.answerQuestion(c.get("toolgate").guard, c.req.param("callId"), c.req.valid("json"), principalName(c.get("principal")), new Date())),
   );

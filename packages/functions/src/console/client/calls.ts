@@ -5,6 +5,7 @@ import type { CallRecord, CallStatus } from "./types";
 const STATUS_KINDS: Partial<Record<CallStatus, "ok" | "warn" | "danger">> = {
   completed: "ok",
   awaiting_confirmation: "warn",
+  awaiting_answer: "warn",
   error: "danger",
   timed_out: "danger",
   denied: "danger",
@@ -15,6 +16,7 @@ const STATUS_KINDS: Partial<Record<CallStatus, "ok" | "warn" | "danger">> = {
 
 export const STATUS_TEXT: Record<CallStatus, string> = {
   awaiting_confirmation: "awaiting approval",
+  awaiting_answer: "awaiting an answer",
   authorized: "authorized",
   running: "running",
   completed: "completed",
@@ -29,6 +31,7 @@ export const STATUS_TEXT: Record<CallStatus, string> = {
 /** What a waiting call's one deadline is for: an operator's answer, its tool's run, or its runtime's result. */
 const DEADLINE_LABELS: Partial<Record<CallStatus, string>> = {
   awaiting_confirmation: "Approval deadline",
+  awaiting_answer: "Answer deadline",
   running: "Run deadline",
   authorized: "Result deadline",
 };

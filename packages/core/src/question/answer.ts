@@ -1,0 +1,64 @@
+import { retentionExpiry, transitions } from "../call/lifecycle";
+import type { CallRecord } from "../call/schema";
+import { uncontended } from "../contention";
+import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
+import type { GuardDeps } from "../guard/deps";
+import { pendingArguments } from "../guard/approvals";
+import { questionError } from "./errors";
+import { AskUserArguments } from "./schema";
+import type { Answered, AnswerInput } from "./schema";
+
+const notFound = (callId: string) => questionError("question_not_found", `There is no question "${callId}": no ask_user call of that id awaits an answer.`);
+
+const notAwaiting = (record: CallRecord) =>
+  questionError(
+    "not_awaiting_answer",
+    record.status === "cancelled"
+      ? `The question "${record.callId}" was withdrawn: its agent "${record.agentId}" was terminated.`
+      : `The question "${record.callId}" is not awaiting an answer: it is ${record.status}.`,
+    { callId: record.callId, status: record.status },
+  );
+
+const quoted = (options: readonly string[]) => options.map((option) => JSON.stringify(option)).join(", ");
+
+/** The answer as the agent receives it, if it fits the question: one of its options (several if `multiple`), or words of one's own. */
+export function answerTo(asked: AskUserArguments, input: AnswerInput): Answered {
+  if (input.action === "decline") return input;
+  const { options, multiple } = asked;
+  const chosen = Array.isArray(input.answer) ? input.answer : [input.answer];
+  if (!options) {
+    if (Array.isArray(input.answer)) throw questionError("invalid_answer", "The question has no options to choose from: answer it with text.");
+    return { action: "accept", answer: input.answer };
+  }
+  const unknown = chosen.filter((answer) => !options.includes(answer));
+  if (unknown.length) throw questionError("invalid_answer", `${quoted(unknown)} is not one of the question's options: choose from ${quoted(options)}.`, { options });
+  if (new Set(chosen).size !== chosen.length) throw questionError("invalid_answer", "Choose each option once.", { options });
+  if (!multiple && chosen.length > 1) throw questionError("invalid_answer", `The question takes one answer: choose one of ${quoted(options)}.`, { options });
+  return { action: "accept", answer: multiple ? chosen : chosen[0]! };
+}
+
+/** The question as asked, from the arguments kept (sealed) beside it. */
+async function awaitingQuestion(deps: GuardDeps, callId: string) {
+  const pending = await getPendingCall(deps.db, callId);
+  if (!pending) throw notFound(callId);
+  const record = await getCall(deps.db, pending.agentId, callId);
+  if (!record) throw notFound(callId);
+  if (record.status !== "awaiting_answer") throw notAwaiting(record);
+  const asked = AskUserArguments.safeParse(pendingArguments(deps, pending));
+  if (!asked.success) throw notFound(callId);
+  return { record, asked: asked.data };
+}
+
+/**
+ * A person's answer to an agent's question (or their declining it): checked against the question's options, recorded
+ * as the call's result once, however many answers arrive together; the call completes and the agent reads the answer.
+ */
+export async function answerQuestion(deps: GuardDeps, callId: string, input: AnswerInput, by: string, now: Date): Promise<CallRecord> {
+  const { record, asked } = await awaitingQuestion(deps, callId);
+  const answered = answerTo(asked, input);
+  const transition = transitions.answered(record, { type: "json", content: JSON.stringify(answered) }, by, now);
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, transition, retentionExpiry(deps.settings, record)));
+  if (written.kind === "moved") throw notAwaiting(written.current ?? record);
+  await forgetPendingArguments(deps.db, callId);
+  return transition.to;
+}
