@@ -40,6 +40,7 @@ const NAMED_PAGES: Record<string, ConsolePage> = {
   "/console/agents": { kind: "agents" },
   "/console/departments": { kind: "departments" },
   "/console/approvals": { kind: "approvals" },
+  "/console/questions": { kind: "questions" },
 };
 
 function pageFor(path: string): ConsolePage {

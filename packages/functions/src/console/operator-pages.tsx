@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 
-type Kind = "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals";
+type Kind = "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals" | "questions";
 
 export const OPERATOR_TITLES: Record<Kind, string> = {
   tools: "Tools and policies",
@@ -11,6 +11,7 @@ export const OPERATOR_TITLES: Record<Kind, string> = {
   agent: "Agent",
   departments: "Departments",
   approvals: "Approvals",
+  questions: "Questions",
 };
 
 /** The link back to the list a page belongs to. */
@@ -210,6 +211,27 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         <h2 id="decided-title">Just decided</h2>
         <p class="hint">Calls answered on this page, newest first; they are no longer in the queue.</p>
         <ul id="decided-list" class="card-list" aria-labelledby="decided-title"></ul>
+      </section>
+    </section>
+  ),
+  questions: () => (
+    <section aria-labelledby="questions-title">
+      <h1 id="questions-title">Questions</h1>
+      <p class="lead">
+        Agents ask a person with ask_user. A question whose agent's user cannot answer it waits here: choose an option or write an answer,
+        or decline it. The agent receives the answer as the result of its call; a question left past its deadline expires.
+      </p>
+      <div class="toolbar">
+        <p id="questions-updated" class="hint" aria-live="off"></p>
+        <button type="button" id="refresh-questions">
+          Refresh now
+        </button>
+      </div>
+      <p id="load-status" class="message" role="status"></p>
+      <ul id="question-list" class="card-list" aria-label="Questions waiting for an answer"></ul>
+      <section id="answered" aria-labelledby="answered-title" hidden>
+        <h2 id="answered-title">Just answered</h2>
+        <ul id="answered-list" class="card-list" aria-labelledby="answered-title"></ul>
       </section>
     </section>
   ),

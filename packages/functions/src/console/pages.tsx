@@ -14,11 +14,13 @@ export type ConsolePage =
   | { kind: "agent"; agentId: string }
   | { kind: "departments" }
   | { kind: "approvals" }
+  | { kind: "questions" }
   | { kind: "not-found" };
 
 type NavItem = { path: string; label: string; current: Array<ConsolePage["kind"]> };
 const NAV: NavItem[] = [
   { path: "/approvals", label: "Approvals", current: ["approvals"] },
+  { path: "/questions", label: "Questions", current: ["questions"] },
   { path: "/agents", label: "Agents", current: ["agents", "agent"] },
   { path: "/departments", label: "Departments", current: ["departments"] },
   { path: "", label: "Roles", current: ["roles", "role"] },
@@ -67,6 +69,7 @@ export function ConsoleDocument({ page, root }: { page: ConsolePage; root: strin
                     >
                       {item.label}
                       {item.path === "/approvals" ? <span id="approval-count" class="count" hidden></span> : null}
+                      {item.path === "/questions" ? <span id="question-count" class="count" hidden></span> : null}
                     </a>
                   </li>
                 ))}

@@ -172,6 +172,8 @@ h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .approval { background: var(--paper); border: 1px solid #fcd34d; border-radius: 10px; padding: 1rem 1.25rem; min-width: 0; }
 .approval h2 { margin: 0; font-size: 1.15rem; }
 .approval.answered { border-color: var(--line); opacity: 0.85; }
+.question-text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.question-form fieldset { margin: 0.5rem 0; }
 .call-list { gap: 0.5rem; }
 .call details { border: 1px solid var(--line); border-radius: 8px; background: var(--paper); }
 .call summary { cursor: pointer; padding: 0.6rem 0.9rem; min-height: 2.75rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; }

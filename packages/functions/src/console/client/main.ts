@@ -5,6 +5,7 @@ import { byId, inputById } from "./dom";
 import { loadAgent, wireAgentPage } from "./agent";
 import { loadAgents, wireAgentsPage } from "./agents";
 import { loadApprovals, refreshCount, wireApprovalsPage } from "./approvals";
+import { loadQuestions, refreshQuestionCount, wireQuestionsPage } from "./questions";
 import { loadDepartments } from "./departments";
 import { loadGroups, wireGroupsPage } from "./groups";
 import { loadModules } from "./modules";
@@ -14,7 +15,7 @@ import { loadRoles, wireRolesPage } from "./roles";
 import { keepToken, endSession, storedToken, takeNotice } from "./session";
 import { loadTool, loadTools, wireToolPage, wireToolsPage } from "./tools";
 
-type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals";
+type PageKind = "roles" | "role" | "groups" | "tools" | "tool" | "policies" | "modules" | "agents" | "agent" | "departments" | "approvals" | "questions";
 
 const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> }> = {
   roles: { wire: wireRolesPage, load: loadRoles },
@@ -28,6 +29,7 @@ const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> 
   agent: { wire: wireAgentPage, load: loadAgent },
   departments: { load: loadDepartments },
   approvals: { wire: wireApprovalsPage, load: loadApprovals },
+  questions: { wire: wireQuestionsPage, load: loadQuestions },
 };
 
 const COUNT_REFRESH_MS = 15_000;
@@ -45,9 +47,11 @@ async function enter(page: (typeof PAGES)[PageKind], moveFocus: boolean) {
   byId("nav").hidden = false;
   byId("page").hidden = false;
   if (moveFocus) byId("main").focus();
-  if (document.body.dataset.page !== "approvals") {
-    void refreshCount();
-    window.setInterval(() => document.hidden || void refreshCount(), COUNT_REFRESH_MS);
+  // Each queue's page keeps its own count; the other pages refresh both counts in the navigation.
+  for (const [page, refresh] of [["approvals", refreshCount], ["questions", refreshQuestionCount]] as const) {
+    if (document.body.dataset.page === page) continue;
+    void refresh();
+    window.setInterval(() => document.hidden || void refresh(), COUNT_REFRESH_MS);
   }
   const region = byId("page");
   region.setAttribute("aria-busy", "true");

@@ -1,0 +1,84 @@
+import { mkdtemp, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startLocalProcess } from "../support/local-process";
+import type { LocalProcess } from "../support/local-process";
+import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
+
+type Issued = { agent: { id: string; name: string }; token: string };
+
+describe("questions page in Chromium", () => {
+  let dataDir: string;
+  let stack: LocalProcess;
+  let browser: Browser;
+  let asker: Issued;
+
+  const http = async <T = any>(method: string, path: string, body?: unknown, token = stack.adminToken) => {
+    const response = await fetch(`${stack.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  };
+
+  const ask = async (args: Record<string, unknown>) => {
+    const asked = await http<{ callId: string; status: string }>("POST", `/agents/${asker.agent.id}/calls`, { tool: "ask_user", arguments: args }, asker.token);
+    expect(asked.body.status).toBe("awaiting_answer");
+    return asked.body.callId;
+  };
+  const resultOf = async (callId: string) => (await http<{ status: string; result?: { content: string } }>("GET", `/agents/${asker.agent.id}/calls/${callId}`, undefined, asker.token)).body;
+  const card = (page: Page, callId: string) => page.locator(`li.question[data-call="${callId}"]`);
+
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true });
+    dataDir = await mkdtemp(join(tmpdir(), "toolgate-questions-"));
+    [stack, browser] = await Promise.all([startLocalProcess(dataDir), launchChromium()]);
+    const role = await http<{ id: string }>("POST", "/roles", { name: "asker", rolePrompt: "Ask when unsure.", toolGroups: ["console"] });
+    asker = (await http<Issued>("POST", "/agents", { roleId: role.body.id, name: "asker-1" })).body;
+  });
+
+  afterAll(() => tearDown(browser, stack, dataDir));
+
+  const questionsTest = (name: string, body: (page: Page) => Promise<void>) => test(name, () => withPage(browser, name, body), 120_000);
+
+  questionsTest("questions - an agent's question with options is answered from the console, and the agent's call completes with that answer", async (page) => {
+    const callId = await ask({ question: "Which environment should I deploy to?", options: ["staging", "production"] });
+    await signInAs(page, stack, "/console");
+    await loaded(page);
+    await expect.poll(() => page.locator("#question-count").textContent()).toBe("1");
+    await page.getByRole("link", { name: /Questions/ }).click();
+    await loaded(page);
+    const question = card(page, callId);
+    await expect.poll(() => question.locator("h2").textContent()).toBe("Which environment should I deploy to?");
+    expect(await question.textContent()).toContain("asker-1");
+    await question.getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => question.locator("[data-result]").textContent()).toBe("Choose an answer, or decline the question.");
+    await question.getByLabel("staging").check();
+    await question.getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => page.locator("#answered-list").textContent()).toContain("Answered: the agent has your answer.");
+    expect(await resultOf(callId)).toMatchObject({ status: "completed", result: { content: '{"action":"accept","answer":"staging"}' } });
+    await expect.poll(() => page.locator("#load-status").textContent()).toBe("No agent is waiting for an answer.");
+  });
+
+  questionsTest("questions - several options, words of one's own, and declining reach the agent as such", async (page) => {
+    const several = await ask({ question: "Which regions?", options: ["eu", "us", "ap"], multiple: true });
+    const open = await ask({ question: "What should the release be called?" });
+    const declined = await ask({ question: "May I delete the old backups?" });
+    await signInAs(page, stack, "/console/questions");
+    await loaded(page);
+    await card(page, several).getByLabel("eu").check();
+    await card(page, several).getByLabel("ap").check();
+    await card(page, several).getByRole("button", { name: "Answer" }).click();
+    await card(page, open).getByLabel("Answer").fill("Aurora");
+    await card(page, open).getByRole("button", { name: "Answer" }).click();
+    await card(page, declined).getByRole("button", { name: "Decline" }).click();
+    await expect.poll(() => page.locator("#answered-list > li").count()).toBe(3);
+    expect((await resultOf(several)).result?.content).toBe('{"action":"accept","answer":["eu","ap"]}');
+    expect((await resultOf(open)).result?.content).toBe('{"action":"accept","answer":"Aurora"}');
+    expect((await resultOf(declined)).result?.content).toBe('{"action":"decline"}');
+  });
+});
