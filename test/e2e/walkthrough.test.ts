@@ -133,6 +133,26 @@ test("README - Tools in layers: the research department's http_request is in fro
   }
 });
 
+test("README - People in the loop: the agent's question waits in the queue, the operator's answer is its call's result, and the undo leaves nothing", async () => {
+  if (!stack) throw new Error("the walkthrough test starts the stack");
+  const running = stack;
+  const { walkthrough } = await tryIt();
+  const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3).replace(README_PORT_LINE, `TG=${running.url}`);
+  const block = await sectionBlock("## People in the loop");
+  for (let round = 0; round < 2; round++) {
+    const { stdout, stderr } = await promisify(execFile)("bash", ["-c", `${helper}\n${block}`], { cwd: home });
+    expect(stderr).toBe("");
+    const lines = stdout.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toEqual([
+      '{"status":"awaiting_answer"}',
+      '{"question":"Deploy to production now?","options":["yes","not yet"],"multiple":false}',
+      '{"status":"completed","answer":{"action":"accept","answer":"not yet"}}',
+    ]);
+    const roles = (await running.request("GET", "/roles", running.adminToken)).body.roles as Array<{ name: string }>;
+    expect(roles.filter((role) => role.name === "asking")).toEqual([]);
+  }
+});
+
 test("GET / - a browser is sent to the console; anything else gets the links", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
   const html = await fetch(`${stack.url}/`, { headers: { accept: "text/html" }, redirect: "manual" });
