@@ -1,33 +1,18 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
-import { byId, code, consoleHref, element, fact, maybeById, setMessage, timeElement } from "./dom";
+import { byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
 import { argumentsBlock, deadlineLabel } from "./calls";
 import type { CallRecord } from "./types";
+import { queueCount } from "./queue-count";
+import type { Queue } from "./queue-count";
 
 const QUEUE = withQuery("calls", { status: "awaiting_confirmation", limit: 100 });
 const REFRESH_MS = 5_000;
 
-type Queue = { calls: CallRecord[]; nextCursor?: string };
 
-const countRequest = newestOnly();
 const queueRequest = newestOnly();
 
-/** The count beside "Approvals" in the navigation, on every page. */
-export function showCount(queue: Queue) {
-  const badge = maybeById("approval-count");
-  if (!badge) return;
-  const count = queue.calls.length;
-  badge.textContent = count === 0 ? "" : queue.nextCursor ? `${count}+` : String(count);
-  badge.hidden = count === 0;
-  badge.setAttribute("aria-label", count === 0 ? "" : `${badge.textContent} waiting`);
-}
-
-export async function refreshCount() {
-  try {
-    showCount(await countRequest<Queue>("GET", QUEUE));
-  } catch {
-    // The count is a hint: the approvals page reports a failure to load the queue.
-  }
-}
+const count = queueCount("approval-count", QUEUE);
+export const refreshCount = count.refresh;
 
 function timeLeft(deadline: string | undefined) {
   if (!deadline) return "";
@@ -94,7 +79,7 @@ export async function loadApprovals() {
   const status = byId("load-status");
   try {
     const queue = await queueRequest<Queue>("GET", QUEUE);
-    showCount(queue);
+    count.show(queue);
     showQueue(queue.calls);
     byId("queue-updated").replaceChildren("Checked ", timeElement(new Date().toISOString()), ` · refreshes every ${REFRESH_MS / 1000} s`);
     setMessage(status, byId("approval-list").children.length ? "" : "No call is waiting for approval.");

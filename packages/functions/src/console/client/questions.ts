@@ -1,33 +1,18 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
-import { byId, code, consoleHref, element, fact, maybeById, setMessage, timeElement } from "./dom";
+import { byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
 import type { CallRecord } from "./types";
+import { queueCount } from "./queue-count";
+import type { Queue } from "./queue-count";
 
 const QUEUE = withQuery("calls", { status: "awaiting_answer", limit: 100 });
 const REFRESH_MS = 5_000;
 
-type Queue = { calls: CallRecord[]; nextCursor?: string };
 type Asked = { question: string; options?: string[]; multiple?: boolean };
 
-const countRequest = newestOnly();
 const queueRequest = newestOnly();
 
-/** The count beside "Questions" in the navigation, on every page. */
-function showCount(queue: Queue) {
-  const badge = maybeById("question-count");
-  if (!badge) return;
-  const count = queue.calls.length;
-  badge.textContent = count === 0 ? "" : queue.nextCursor ? `${count}+` : String(count);
-  badge.hidden = count === 0;
-  badge.setAttribute("aria-label", count === 0 ? "" : `${badge.textContent} waiting`);
-}
-
-export async function refreshQuestionCount() {
-  try {
-    showCount(await countRequest<Queue>("GET", QUEUE));
-  } catch {
-    // The count is a hint: the questions page reports a failure to load the queue.
-  }
-}
+const count = queueCount("question-count", QUEUE);
+export const refreshQuestionCount = count.refresh;
 
 const askedOf = (call: CallRecord): Asked => {
   const args = (call.arguments ?? {}) as Partial<Asked>;
@@ -94,7 +79,7 @@ export async function loadQuestions() {
   const status = byId("load-status");
   try {
     const queue = await queueRequest<Queue>("GET", QUEUE);
-    showCount(queue);
+    count.show(queue);
     showQueue(queue.calls);
     byId("questions-updated").replaceChildren("Checked ", timeElement(new Date().toISOString()), ` · refreshes every ${REFRESH_MS / 1000} s`);
     setMessage(status, byId("question-list").children.length ? "" : "No agent is waiting for an answer.");
