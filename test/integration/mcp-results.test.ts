@@ -47,15 +47,29 @@ const FAILED: CallToolResult = {
   _meta: { "example.com/trace": "trace-8" },
 };
 
+/** A tool whose schemas are JSON Schema 2020-12, as MCP servers declare theirs. */
+const ADDRESS_INPUT = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  $defs: { address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+  properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+  required: ["name"],
+  additionalProperties: false,
+};
+const ADDRESS_OUTPUT = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { saved: { type: "boolean" } }, required: ["saved"] };
+
 const TOOLS: Tool[] = [
   { name: "sales_report", description: "The sales report.", inputSchema: { type: "object", properties: { failing: { type: "boolean" }, caller: { type: "string" } } } },
+  { name: "save_address", description: "Saves an address.", inputSchema: ADDRESS_INPUT as Tool["inputSchema"], outputSchema: ADDRESS_OUTPUT as Tool["outputSchema"] },
 ];
+
+const SAVED: CallToolResult = { content: [{ type: "text", text: '{"saved":true}' }], structuredContent: { saved: true } };
 
 beforeAll(async () => {
   toolgate = await testToolgate();
   request = api(toolgate);
   served = await serveToolgate(toolgate);
-  upstream = await startUpstreamMcp({ tools: TOOLS, answer: (call) => (call.arguments.failing ? FAILED : EVERY_KIND) });
+  upstream = await startUpstreamMcp({ tools: TOOLS, answer: (call) => (call.name === "save_address" ? SAVED : call.arguments.failing ? FAILED : EVERY_KIND) });
   group = unique("reports");
   await putGroup(request, group, { description: "Reports.", executor: { type: "mcp", url: upstream.url } });
   caller = await agentWithGroups(request, [group]);
@@ -152,4 +166,28 @@ test("call records - keep a bounded summary of an MCP answer's blocks and never 
   });
   const stored = await storedText();
   for (const data of [IMAGE, AUDIO, BLOB]) expect(stored).not.toContain(data.slice(0, 64));
+});
+
+test("tools/list - lists an MCP module's input and output schemas whole, $schema included, and arguments are still checked against them", async () => {
+  const client = new Client({ name: "legacy", version: "1.0.0" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(endpoint(), transportOptions()));
+    const listed = (await client.listTools()).tools.find((tool) => tool.name === "save_address")!;
+    expect(listed.inputSchema).toEqual(ADDRESS_INPUT);
+    expect(listed.outputSchema).toEqual(ADDRESS_OUTPUT);
+    const saved = await client.callTool({ name: "save_address", arguments: { name: "Ada", address: { city: "London" } } });
+    expect(saved).toMatchObject({ structuredContent: { saved: true } });
+    const refused = await client.callTool({ name: "save_address", arguments: { name: "Ada", phone: "123" } });
+    expect(refused).toMatchObject({ isError: true, _meta: { code: "invalid_arguments" } });
+    expect(upstream.calls.filter((call) => call.name === "save_address")).toHaveLength(1);
+  } finally {
+    await client.close();
+  }
+  const rest = await request("GET", `/agents/${caller.agent.id}/tools?format=mcp`, { token: caller.token });
+  expect(rest.body.tools.find((tool: Tool) => tool.name === "save_address")).toMatchObject({ inputSchema: ADDRESS_INPUT, outputSchema: ADDRESS_OUTPUT });
+  const openai = await request("GET", `/agents/${caller.agent.id}/tools?format=openai`, { token: caller.token });
+  expect(openai.body.tools.find((tool: { function: { name: string } }) => tool.function.name === "save_address")).toEqual({
+    type: "function",
+    function: { name: "save_address", description: "Saves an address.", parameters: ADDRESS_INPUT },
+  });
 });
