@@ -38,7 +38,7 @@ export const PolicyDecisionRecord = Verdict.extend({ revision: z.number().int(),
 export const McpBlockSummary = z.object({
   type: z.string(),
   mimeType: z.string().optional(),
-  /** The block's size as it came: its text in UTF-8, or its base64 data decoded. */
+  /** The block's size: its text in UTF-8 or its base64 data decoded; a resource link's size as the server declared it. */
   bytes: z.number().int().optional(),
   uri: z.string().optional(),
 });
