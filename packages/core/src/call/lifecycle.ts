@@ -1,5 +1,4 @@
-import type { ToolResult } from "../executor/schema";
-import type { CallRecord, CallStatus, Transition } from "./schema";
+import type { CallRecord, CallStatus, StoredResult, Transition } from "./schema";
 
 export type { Transition };
 
@@ -55,7 +54,7 @@ export const transitions = {
   },
 
   /** The tool's outcome: its result, or the failure of its executor (a refusal the tool itself made is recorded as refused). */
-  settled(running: CallRecord, outcome: { result: ToolResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
+  settled(running: CallRecord, outcome: { result: StoredResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
     const timing = { finishedAt: now.toISOString(), durationMs: now.getTime() - startedRunning };
     const ran = withoutDeadline(running);
     if ("result" in outcome)
@@ -85,11 +84,11 @@ export const transitions = {
   },
 
   /** A person answered a question (or declined it): the call completes with that as its result. */
-  answered(record: CallRecord, result: ToolResult, by: string, now: Date): Transition {
+  answered(record: CallRecord, result: StoredResult, by: string, now: Date): Transition {
     return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "completed", answeredBy: by, result, ...finished(record, now) } };
   },
 
-  reported(record: CallRecord, result: ToolResult, now: Date): Transition {
+  reported(record: CallRecord, result: StoredResult, now: Date): Transition {
     return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
   },
 

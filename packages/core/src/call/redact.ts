@@ -1,4 +1,6 @@
 import type { ToolResult } from "../executor/schema";
+import { summariseMcpResult } from "./mcp-summary";
+import type { StoredResult } from "./schema";
 
 export const REDACTED = "[REDACTED]";
 export const MAX_STORED_BYTES = 16 * 1024;
@@ -53,6 +55,8 @@ function secretPairValueKeys(entries: [string, unknown][]): Set<string> | undefi
 interface Walk {
   /** Applied to every string leaf and key left in place. */
   scrub?: (text: string) => string;
+  /** Values under secret-looking keys (and secret pairs) are kept: only the secrets are scrubbed. */
+  keepSecretLooking?: boolean;
   /** Receives every value replaced by REDACTED. */
   removed?: unknown[];
   /** Set when anything was redacted or scrubbed. */
@@ -84,7 +88,7 @@ function walk(root: unknown, context: Walk): unknown {
   const open = (value: object, key: string): Frame => {
     const array = Array.isArray(value);
     const entries: [string, unknown][] = array ? value.map((inner): [string, unknown] => ["", inner]) : Object.entries(value);
-    return { array, entries, secretValues: array ? undefined : secretPairValueKeys(entries), out: [], next: 0, key };
+    return { array, entries, secretValues: array || context.keepSecretLooking ? undefined : secretPairValueKeys(entries), out: [], next: 0, key };
   };
   if (!isContainer(root)) return leaf(root);
   const stack = [open(root, "")];
@@ -94,7 +98,7 @@ function walk(root: unknown, context: Walk): unknown {
     if (frame.next < frame.entries.length) {
       const [key, inner] = frame.entries[frame.next++]!;
       const storedKey = frame.array ? key : scrub(key);
-      if (!frame.array && (isSecretKey(key) || frame.secretValues?.has(key))) {
+      if (!frame.array && !context.keepSecretLooking && (isSecretKey(key) || frame.secretValues?.has(key))) {
         context.removed?.push(inner);
         context.changed = true;
         frame.out.push([storedKey, REDACTED]);
@@ -172,6 +176,11 @@ export function scrubValue(value: unknown, secrets: string[]): unknown {
   return walk(value, { scrub: scrubberFor(secrets), changed: false });
 }
 
+/** The JSON value with the secrets scrubbed from every string and key, and nothing else changed: what an answer may carry back. */
+export function scrubSecrets<T>(value: T, secrets: string[]): T {
+  return secrets.length === 0 ? value : (walk(value, { scrub: scrubberFor(secrets), keepSecretLooking: true, changed: false }) as T);
+}
+
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
 function cutToBytes(text: string, maxBytes: number) {
@@ -240,12 +249,14 @@ function scrubbedContent(content: string, scrub: (text: string) => string): stri
 /**
  * A result as the call record keeps it: the secrets scrubbed from its content and metadata, secret-looking keys in JSON content
  * and metadata redacted, metadata dropped when too deep, and the content cut so that the whole stays within 16 KiB.
+ * Of an MCP server's whole answer only a summary of its blocks is kept (no text, image, audio or blob data).
  */
-export function storedResult(result: ToolResult, secrets: string[] = []): ToolResult & { truncated?: true } {
+export function storedResult(result: ToolResult, secrets: string[] = []): StoredResult {
   const scrub = scrubberFor(secrets);
-  const { metadata, ...rest } = result;
+  const { metadata, mcpResult, ...rest } = result;
   const scrubbedMetadata = metadata === undefined ? undefined : (scrubValue(metadata, secrets) as Record<string, unknown>);
-  const base = { ...rest, content: scrubbedContent(result.content, scrub) };
+  const summary = mcpResult === undefined ? {} : { mcp: summariseMcpResult(mcpResult, scrub) };
+  const base = { ...rest, content: scrubbedContent(result.content, scrub), ...summary };
   const whole = scrubbedMetadata !== undefined && depthOf(scrubbedMetadata) <= MAX_STORED_DEPTH ? { ...base, metadata: scrubbedMetadata } : base;
   if (byteLength(JSON.stringify(whole)) <= MAX_STORED_BYTES) return whole;
   const stored = (content: string) => ({ ...base, content, truncated: true as const });

@@ -35,6 +35,33 @@ const Verdict = z.object({ effect: z.enum(["deny", "ask", "allow", "none"]), pol
 /** What the Cedar policies decided about a call, at which revision of the policy set, and what log-only ones would have made it. */
 export const PolicyDecisionRecord = Verdict.extend({ revision: z.number().int(), logOnly: Verdict.optional() });
 
+/** One content block of an MCP server's answer, as a call record keeps it: what it was, never its data. */
+export const McpBlockSummary = z.object({
+  type: z.string(),
+  mimeType: z.string().optional(),
+  /** The block's size: its text in UTF-8 or its base64 data decoded; a resource link's size as the server declared it. */
+  bytes: z.number().int().optional(),
+  uri: z.string().optional(),
+});
+
+/** What a call record keeps of an MCP server's whole answer, besides its text: its blocks described, bounded in number. */
+export const McpResultSummary = z.object({
+  blocks: z.array(McpBlockSummary),
+  /** Blocks past the first ones, counted but not described. */
+  moreBlocks: z.number().int().optional(),
+  structuredContent: z.literal(true).optional(),
+});
+export type McpResultSummary = z.infer<typeof McpResultSummary>;
+
+export const StoredResult = z.object({
+  content: z.string(),
+  type: z.enum(["text", "json", "error"]),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  truncated: z.boolean().optional(),
+  mcp: McpResultSummary.optional(),
+});
+export type StoredResult = z.infer<typeof StoredResult>;
+
 export const CallRecord = z.object({
   callId: z.string(),
   agentId: z.string(),
@@ -46,14 +73,7 @@ export const CallRecord = z.object({
   status: CallStatus,
   arguments: z.unknown(),
   argumentsTruncated: z.boolean().optional(),
-  result: z
-    .object({
-      content: z.string(),
-      type: z.enum(["text", "json", "error"]),
-      metadata: z.record(z.string(), z.unknown()).optional(),
-      truncated: z.boolean().optional(),
-    })
-    .optional(),
+  result: StoredResult.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   decision: PolicyDecisionRecord.optional(),
   approvedBy: z.string().optional(),

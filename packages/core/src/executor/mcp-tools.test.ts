@@ -27,11 +27,25 @@ test("toToolDefinition - destructiveHint: true makes the tool dangerous; other a
   expect(toToolDefinition({}, mcpTool({ annotations: { readOnlyHint: true, idempotentHint: true } }))["x-toolgate"]).toBeUndefined();
 });
 
-test("toToolDefinition - a tool without a description is described by its title, else by its name; $schema is left out", () => {
+test("toToolDefinition - a tool without a description is described by its title, else by its name", () => {
   expect(toToolDefinition({}, mcpTool({ description: undefined, annotations: { title: "Get me" } })).function.description).toBe("Get me");
   expect(toToolDefinition({}, mcpTool({ description: " " })).function.description).toBe("The get_me tool.");
-  const parameters = toToolDefinition({}, mcpTool({ inputSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" } })).function.parameters;
-  expect(parameters).toEqual({ type: "object" });
+});
+
+test("toToolDefinition - the input and output schemas are kept whole, $schema, $defs and additionalProperties included", () => {
+  const inputSchema = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { address: { type: "object", properties: { city: { type: "string" } } } },
+    properties: { address: { $ref: "#/$defs/address" } },
+    additionalProperties: false,
+  };
+  const outputSchema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+  const definition = toToolDefinition({}, mcpTool({ inputSchema, outputSchema }));
+  expect(definition.function.parameters).toEqual(inputSchema);
+  expect(definition.outputSchema).toEqual(outputSchema);
+  expect(ToolDefinition.parse(definition)).toEqual(definition);
+  expect(toToolDefinition({}, mcpTool())).not.toHaveProperty("outputSchema");
 });
 
 test("invalidNames - names that would not be valid function names are reported with the tool they come from", () => {

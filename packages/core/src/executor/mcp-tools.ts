@@ -10,6 +10,7 @@ export const McpTool = z.looseObject({
   title: z.string().optional(),
   description: z.string().optional(),
   inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
   annotations: z.looseObject({ title: z.string().optional(), destructiveHint: z.boolean().optional() }).optional(),
 });
 export type McpTool = z.infer<typeof McpTool>;
@@ -28,17 +29,16 @@ export const upstreamName = (executor: Pick<McpExecutor, "toolPrefix">, name: st
 const describe = (tool: McpTool) =>
   [tool.description, tool.annotations?.title, tool.title].find((text) => text?.trim())?.slice(0, MAX_DESCRIPTION) ?? `The ${tool.name} tool.`;
 
-/** A JSON Schema keyword naming its dialect is left out: toolgate validates arguments with its own (draft 2020-12 or 7). */
-const parametersOf = ({ $schema: _dialect, ...schema }: Record<string, unknown>) => ({ ...schema, type: "object" });
-
 /**
- * An MCP tool as a toolgate tool definition. Annotations are hints from the server, so they only ever tighten the policy:
- * `destructiveHint: true` makes the tool `dangerous` (each call waits for an admin's approval); nothing loosens it.
+ * An MCP tool as a toolgate tool definition: its input and output schemas whole, as the server declared them (`$schema`
+ * included). Annotations are hints from the server, so they only ever tighten the policy: `destructiveHint: true`
+ * makes the tool `dangerous` (each call waits for an admin's approval); nothing loosens it.
  */
 export function toToolDefinition(executor: Pick<McpExecutor, "toolPrefix">, tool: McpTool): ToolDefinition {
   return {
     type: "function",
-    function: { name: toolgateName(executor, tool.name), description: describe(tool), parameters: parametersOf(tool.inputSchema) },
+    function: { name: toolgateName(executor, tool.name), description: describe(tool), parameters: { ...tool.inputSchema, type: "object" } },
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations?.destructiveHint === true ? { "x-toolgate": { dangerous: true } } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { slowly, startUpstreamMcp } from "../../../../test/support/upstream-mcp";
 import type { UpstreamMcp } from "../../../../test/support/upstream-mcp";
@@ -28,15 +29,55 @@ const initializations = () => upstream.requests.filter((request) => request.rpc.
 test("run - an mcp executor forwards the call under the upstream's name and joins its text content", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }));
   const result = await run(mcp({ toolPrefix: "gh" }), call("gh_get_me", { who: "me" }), { timeoutMs: 5_000, natives: new Map(), secrets });
-  expect(result).toEqual({ content: "first\nsecond", type: "text" });
+  expect(result).toMatchObject({ content: "first\nsecond", type: "text" });
   expect(upstream.calls.at(-1)).toMatchObject({ name: "get_me", arguments: { who: "me" } });
 });
 
-test("run - structuredContent is a json result; isError is an error result", async () => {
+test("run - structuredContent is a json result; isError is an error result, its structuredContent left to the whole answer", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "{}" }], structuredContent: { stars: 42 } }));
-  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets })).toEqual({ content: '{"stars":42}', type: "json" });
-  upstream.answer(() => ({ content: [{ type: "text", text: "Not Found" }], isError: true }));
-  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets })).toEqual({ content: "Not Found", type: "error" });
+  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets })).toMatchObject({ content: '{"stars":42}', type: "json" });
+  upstream.answer(() => ({ content: [{ type: "text", text: "Not Found" }], structuredContent: { status: 404 }, isError: true }));
+  const failed = await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(failed).toMatchObject({ content: "Not Found", type: "error", mcpResult: { structuredContent: { status: 404 }, isError: true } });
+});
+
+const EVERY_BLOCK: CallToolResult = {
+  content: [
+    { type: "text", text: "Here:", annotations: { audience: ["user"], priority: 0.5 }, _meta: { "example.com/origin": "search" } },
+    { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+    { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" },
+    { type: "resource_link", uri: "file:///reports/q3.pdf", name: "q3.pdf", title: "Q3 report", mimeType: "application/pdf", size: 1234 },
+    { type: "resource", resource: { uri: "test://notes", mimeType: "text/plain", text: "a note" } },
+    { type: "resource", resource: { uri: "test://bytes", mimeType: "application/octet-stream", blob: "AAECAw==" } },
+  ],
+  structuredContent: { found: 3 },
+  _meta: { "example.com/trace": "t-1", tokens: 12 },
+};
+
+test("run - the upstream's answer is carried whole: every kind of block, structuredContent and _meta; the text renders what is not text", async () => {
+  upstream.answer(() => EVERY_BLOCK);
+  const result = await run(mcp(), call("report"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(result.mcpResult).toEqual(EVERY_BLOCK);
+  expect(result).toMatchObject({ content: '{"found":3}', type: "json" });
+  upstream.answer(() => ({ ...EVERY_BLOCK, structuredContent: undefined }));
+  expect((await run(mcp(), call("report"), { timeoutMs: 5_000, natives: new Map(), secrets })).content).toBe(
+    "Here:\n[image image/png]\n[audio audio/wav]\n[resource file:///reports/q3.pdf]\na note\n[resource test://bytes]",
+  );
+});
+
+test("run - a secret header echoed anywhere in the whole answer is scrubbed there too, and nothing else in it changes", async () => {
+  upstream.answer((received) => ({
+    content: [{ type: "resource", resource: { uri: `test://echo?auth=${received.headers.authorization}`, text: "ok" } }],
+    structuredContent: { token: "not a secret of this call", echoed: received.headers.authorization },
+    _meta: { authorization: received.headers.authorization },
+  }));
+  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("echo"), { timeoutMs: 5_000, natives: new Map(), secrets });
+  expect(JSON.stringify(result)).not.toContain(SECRET);
+  expect(result.mcpResult).toEqual({
+    content: [{ type: "resource", resource: { uri: "test://echo?auth=Bearer [REDACTED]", text: "ok" } }],
+    structuredContent: { token: "not a secret of this call", echoed: "Bearer [REDACTED]" },
+    _meta: { authorization: "Bearer [REDACTED]" },
+  });
 });
 
 test("run - calls to the same URL and headers reuse one connection", async () => {

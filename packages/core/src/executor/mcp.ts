@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { scrubText } from "../call/redact";
+import { scrubSecrets, scrubText } from "../call/redact";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
@@ -120,20 +120,24 @@ function joinedContent(result: CallToolResult) {
   return result.content
     .map((block) => {
       if (block.type === "text") return block.text;
-      if (block.type === "resource" && "text" in block.resource) return block.resource.text;
+      if (block.type === "resource") return "text" in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
       if (block.type === "resource_link") return `[resource ${block.uri}]`;
       return MEDIA_BLOCK.test(block.type) ? `[${block.type} ${"mimeType" in block ? block.mimeType : ""}]`.replace(" ]", "]") : `[${block.type}]`;
     })
     .join("\n");
 }
 
-function toolResult(result: CallToolResult, context: Exchange): ToolResult {
-  const structured = result.structuredContent;
-  if (!result.isError && structured !== undefined && nestsDeeperThan(structured))
-    throw failed(context, `its structured result nests more than ${MAX_JSON_DEPTH} levels deep`);
-  const content = scrubText(!result.isError && structured !== undefined ? JSON.stringify(structured) : joinedContent(result), context.secrets);
-  if (Buffer.byteLength(content, "utf8") > MAX_RESPONSE_BYTES) throw failed(context, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
-  return { content, type: result.isError ? "error" : structured !== undefined ? "json" : "text" };
+/**
+ * The server's answer whole (the secrets of the executor's headers scrubbed from it, as from any answer), and its text:
+ * its structuredContent as JSON when it is not an error, else its blocks joined.
+ */
+function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
+  if (nestsDeeperThan(answer)) throw failed(context, `its result nests more than ${MAX_JSON_DEPTH} levels deep`);
+  const whole = scrubSecrets(answer, context.secrets);
+  if (Buffer.byteLength(JSON.stringify(whole), "utf8") > MAX_RESPONSE_BYTES) throw failed(context, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+  const structured = whole.isError ? undefined : whole.structuredContent;
+  const content = structured !== undefined ? JSON.stringify(structured) : joinedContent(whole);
+  return { content, type: whole.isError ? "error" : structured !== undefined ? "json" : "text", mcpResult: whole };
 }
 
 /** Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). */

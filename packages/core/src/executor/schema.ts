@@ -1,3 +1,4 @@
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import * as z from "zod";
 
 const TimeoutMs = z.number().int().min(1).max(900_000);
@@ -60,4 +61,9 @@ export const ToolResult = z.object({
   type: z.enum(["text", "json", "error"]).default("text"),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
-export type ToolResult = z.infer<typeof ToolResult>;
+/**
+ * A tool's result: `content` is its text (what REST answers and records keep). A call an MCP server answered carries
+ * that answer whole as well (`mcpResult`: every content block, structuredContent, isError and _meta, as the SDK's
+ * client parsed it), for /mcp to hand on as it came; it is never stored.
+ */
+export type ToolResult = z.infer<typeof ToolResult> & { mcpResult?: CallToolResult };

@@ -1,4 +1,5 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { readableByAjv } from "../tool/json-schema";
 import type { ToolDefinition } from "../tool/schema";
 import {
   atLeast,
@@ -37,9 +38,11 @@ function validatorFor(definition: ToolDefinition, strict: boolean): ValidateFunc
   const entry = compiled.get(definition) ?? {};
   compiled.set(definition, entry);
   const key = strict ? "strict" : "lenient";
-  const schema = definition.function.parameters;
-  entry[key] ??= argumentValidator().compile(strict && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema);
-  return entry[key]!;
+  if (!entry[key]) {
+    const schema = readableByAjv(definition.function.parameters);
+    entry[key] = argumentValidator().compile(strict && schema.additionalProperties === undefined ? { ...schema, additionalProperties: false } : schema);
+  }
+  return entry[key];
 }
 
 export type ArgumentIssue = { path: string; message: string };

@@ -17,8 +17,12 @@ const asObject = (content: string): Record<string, unknown> | undefined => {
   }
 };
 
-/** A tool's own result: its text, and a JSON object result as structuredContent too; a reported error is isError. */
-export function completed(callId: string, result: ToolResult): CallToolResult {
+/**
+ * A tool's own result. An MCP server's answer is handed on as it came, with toolgate's callId added to its _meta;
+ * any other result is its text, and a JSON object result is structuredContent too; a reported error is isError.
+ */
+export function completed(callId: string, result: Pick<ToolResult, "content" | "type" | "mcpResult">): CallToolResult {
+  if (result.mcpResult) return { ...result.mcpResult, _meta: { ...result.mcpResult._meta, callId } };
   const structured = result.type === "json" ? asObject(result.content) : undefined;
   return {
     content: text(result.content),

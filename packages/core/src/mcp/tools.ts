@@ -7,10 +7,12 @@ import { ListCursor } from "./schema";
 /** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
 export class StaleCursorError extends Error {}
 
+/** A tool as MCP lists it: its schemas whole, as they were registered or imported (`$schema` included). */
 const mcpTool = ({ definition, policy }: Allowed): Tool => ({
   name: definition.function.name,
   description: definition.function.description,
   inputSchema: definition.function.parameters as Tool["inputSchema"],
+  ...(definition.outputSchema ? { outputSchema: definition.outputSchema as Tool["outputSchema"] } : {}),
   annotations: annotationsOf(policy),
 });
 

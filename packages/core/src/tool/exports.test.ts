@@ -67,3 +67,14 @@ test("exportTool - each API's own shape: OpenAI function, Anthropic input_schema
   expect(Object.keys(gemini).sort()).toEqual(["description", "name", "parameters"]);
   expect(gemini.parameters.type).toBe("object");
 });
+
+test("exportTool - a tool's outputSchema is MCP's alone; $schema stays in every shape but Gemini's, whose Schema object has no such key", () => {
+  const outputSchema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { total: { type: "integer" } } };
+  const definition = { type: "function" as const, function: { name: "count_issues", description: "Count issues.", parameters: rich }, outputSchema };
+  const policy = { disabled: false };
+  expect(exportTool("mcp", definition, policy)).toMatchObject({ inputSchema: rich, outputSchema });
+  expect(exportTool("openai", definition, policy)).toEqual({ type: "function", function: definition.function });
+  expect((exportTool("anthropic", definition, policy) as { input_schema: object }).input_schema).toHaveProperty("$schema", rich.$schema);
+  expect(JSON.stringify(exportTool("gemini", definition, policy))).not.toContain("$schema");
+  for (const format of ["openai", "anthropic", "gemini"] as const) expect(JSON.stringify(exportTool(format, definition, policy))).not.toContain("outputSchema");
+});

@@ -71,7 +71,7 @@ export function exportTool(format: ToolFormat, definition: ToolDefinition, polic
     case "anthropic":
       return { name, description, input_schema: anthropicInputSchema(parameters) };
     case "mcp":
-      return { name, description, inputSchema: parameters, annotations: annotationsOf(policy) };
+      return { name, description, inputSchema: parameters, ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}), annotations: annotationsOf(policy) };
     case "gemini":
       return { name, description, parameters: geminiSchema(parameters) };
   }

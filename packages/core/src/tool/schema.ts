@@ -9,6 +9,11 @@ export const JsonSchemaObject = z
   .record(z.string(), z.unknown())
   .refine((schema) => schema.type === "object", { message: 'parameters must be a JSON Schema with type "object"' });
 
+/** MCP's outputSchema: what a tool's structuredContent conforms to, listed to MCP clients only (the function formats have no place for it). */
+export const OutputSchema = z
+  .record(z.string(), z.unknown())
+  .refine((schema) => schema.type === "object", { message: 'outputSchema must be a JSON Schema with type "object"' });
+
 export const ToolDefinition = z.object({
   type: z.literal("function"),
   function: z.object({
@@ -16,6 +21,7 @@ export const ToolDefinition = z.object({
     description: z.string().min(1).max(4096),
     parameters: JsonSchemaObject,
   }),
+  outputSchema: OutputSchema.optional(),
   "x-toolgate": ToolPolicy.optional(),
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;

@@ -105,7 +105,10 @@ export const CallAnswer = z
     callId: z.string(),
     status: CallStatus,
     tool: z.string().optional(),
-    result: z.unknown().optional(),
+    result: z
+      .unknown()
+      .optional()
+      .describe("a call that ran (200): its result { content, type, metadata? }, and for a tool an MCP server ran that server's whole CallToolResult as mcpResult"),
     arguments: z.record(z.string(), z.unknown()).optional(),
     startedAt: z.string().optional().describe("a waiting call (202): when it started, as recorded"),
     deadline: z.string().optional().describe("a waiting call (202): when what it waits for (an approval, the runtime's result) must have happened; the record's deadline"),
