@@ -79,6 +79,8 @@ export const CallRecord = z.object({
   approvedBy: z.string().optional(),
   /** Who answered a question (ask_user): an operator's name. */
   answeredBy: z.string().optional(),
+  /** Who a question (ask_user) is put to: the agent's own user through its MCP client, else (absent) an operator. */
+  askedOf: z.literal("user").optional(),
   deniedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   startedAt: z.string(),

@@ -24,6 +24,8 @@ export type QueueStatus = keyof typeof QUEUE_PREFIXES;
  */
 export const waitingIndexFor = (record: CallRecord, pk: string) => {
   if (!PENDING.has(record.status) || !record.deadline) return undefined;
+  // A question put to the agent's own user is no operator's to answer: it waits among the running calls, for its deadline alone.
+  if (record.status === "awaiting_answer" && record.askedOf === "user") return runningIndex(pk, record.deadline, record.callId, RUNNING_PREFIX);
   if (record.status === "awaiting_confirmation" || record.status === "awaiting_answer") return runningIndex(pk, record.deadline, record.callId, QUEUE_PREFIXES[record.status]);
   return record.decidedAt ? runningIndex(pk, record.deadline, record.callId, RUNNING_PREFIX) : undefined;
 };

@@ -84,9 +84,10 @@ type Refused = Extract<Plan, { kind: "refuse" }>;
 type Admission = { planned: Admitted; record: CallRecord; keepsArguments: boolean; secrets: string[] };
 
 /** The call's start as it will be recorded, and whether its real arguments must wait beside it (sealed). */
-function admission(deps: GuardDeps, planned: Admitted, base: CallRecord): Admission {
+function admission(deps: GuardDeps, planned: Admitted, base: CallRecord, options: CallOptions): Admission {
   const { stored, secrets } = storedCallArguments(planned.args);
-  const record = transitions.admitted({ ...base, group: planned.group, scope: planned.scope, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
+  const admitted = transitions.admitted({ ...base, group: planned.group, scope: planned.scope, decision: planned.decision, ...stored }, admissionOf(planned), deps.settings).to;
+  const record = admitted.status === "awaiting_answer" && options.askedOf ? { ...admitted, askedOf: options.askedOf } : admitted;
   const keepsArguments = record.status === "awaiting_confirmation" || record.status === "awaiting_answer" || (record.status === "authorized" && secrets.length > 0);
   return { planned, record, keepsArguments, secrets };
 }
@@ -107,7 +108,10 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * answers while the admission's first requests travel: the start, which records the answer, follows them; a call the
  * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
-export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest): Promise<GuardedCallResponse> {
+/** `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue. */
+export type CallOptions = { askedOf?: "user" };
+
+export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest, options: CallOptions = {}): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
   const started = new Date();
   const callId = createId("call");
@@ -191,7 +195,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           deps.states.remember(caller.id, { state: { ...guard.state, seq: admitted.next.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
           return { kind: "refused", planned, counted: guard.state } as const;
         }
-        const next = admission(deps, planned, base({ arguments: null }));
+        const next = admission(deps, planned, base({ arguments: null }), options);
         const { guard: written, check } = await pending
           .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
           .catch((error: unknown) => {
@@ -248,7 +252,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { status: 202, body: { ...waiting, status: record.status } };
       }
       if (record.status === "awaiting_answer") {
-        await deps.events.publish(questionAsked(record, AskUserArguments.parse(admitted.args)));
+        if (!record.askedOf) await deps.events.publish(questionAsked(record, AskUserArguments.parse(admitted.args)));
         return { status: 202, body: { ...waiting, status: record.status } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };

@@ -1,5 +1,8 @@
 import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
+import { answerOwnQuestion } from "../question/answer";
+import { ASK_USER, AskUserArguments } from "../question/schema";
+import { askTheUser, canAskItsUser, questionAnswered, userReply } from "./ask";
 import * as z from "zod";
 import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
@@ -42,6 +45,29 @@ async function listTools({ deps, agent, settings }: McpCaller, cursor: string | 
   }
 }
 
+/**
+ * An ask_user call sent again with its user's answer (2026-07-28's input round trip): the answer is recorded as the
+ * call's result and returned. No usable reply, or an answer the question does not take, asks again; a question
+ * answered already (a retry, or an operator first) returns how it ended.
+ */
+async function resumeQuestion({ deps, agent }: McpRequest, callId: string, args: Record<string, unknown>, responses: Record<string, unknown> | undefined) {
+  const askAgain = () => askTheUser(deps.seal, callId, agent.id, AskUserArguments.parse(args));
+  const reply = userReply(responses);
+  if (!reply) return askAgain();
+  try {
+    const record = await answerOwnQuestion(deps, agent.id, callId, reply, new Date());
+    return completed(callId, record.result!);
+  } catch (error) {
+    if (error instanceof ToolgateError && error.code === "invalid_answer") return askAgain();
+    if (error instanceof ToolgateError && error.code === "not_awaiting_answer") {
+      const record = await Call.get(deps.db, agent.id, callId);
+      return record.result ? completed(callId, record.result) : refused(error);
+    }
+    if (error instanceof ToolgateError) return refused(error);
+    throw error;
+  }
+}
+
 /** A tools/call answered with a task (MCP Tasks extension) rather than a CallToolResult; see TaskAwareServer. */
 class TaskCreated extends Error {
   constructor(readonly task: Result) {
@@ -54,11 +80,12 @@ class TaskCreated extends Error {
  * (but a name call_tool was given is the model's mistake to correct, an isError result).
  * A call that waits for an operator (an approval, an answer) becomes a task when the client declared the extension, else an isError answer.
  */
-async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, tasks: boolean): Promise<CallToolResult> {
+async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, tasks: boolean, askItsUser = false): Promise<CallToolResult | InputRequiredResult> {
   const { deps, agent } = caller;
   try {
-    const response = await guardedCall(deps, agent, { tool: name, arguments: args });
+    const response = await guardedCall(deps, agent, { tool: name, arguments: args }, askItsUser ? { askedOf: "user" } : {});
     if (response.status === 200) return completed(response.body.callId, response.body.result);
+    if (askItsUser && response.body.status === "awaiting_answer") return askTheUser(deps.seal, response.body.callId, agent.id, AskUserArguments.parse(args));
     if (tasks && response.body.status !== "authorized") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
@@ -124,9 +151,13 @@ function serverFor(caller: McpRequest): Server {
     cacheHints: { "tools/list": { ttlMs: caller.settings.listTtlMs, cacheScope: "private" } },
   });
   server.setRequestHandler("tools/list", (request) => listTools(caller, request.params?.cursor));
-  server.setRequestHandler("tools/call", (request, ctx) =>
-    callTool(caller, request.params.name, request.params.arguments ?? {}, declaresTasks(ctx.mcpReq.envelope)),
-  );
+  server.setRequestHandler("tools/call", (request, ctx) => {
+    const { name, arguments: args = {} } = request.params;
+    if (name !== ASK_USER) return callTool(caller, name, args, declaresTasks(ctx.mcpReq.envelope));
+    const answered = questionAnswered(caller.deps.seal, ctx.mcpReq.requestState(), caller.agent.id);
+    if (answered) return resumeQuestion(caller, answered, args, ctx.mcpReq.inputResponses);
+    return callTool(caller, name, args, declaresTasks(ctx.mcpReq.envelope), canAskItsUser(ctx.mcpReq.envelope));
+  });
   serveTasks(server, caller);
   return server;
 }

@@ -49,16 +49,27 @@ async function awaitingQuestion(deps: GuardDeps, callId: string) {
   return { record, asked: asked.data };
 }
 
+/** Records an answer to a question read as awaiting it, once: whoever answers first wins, later answers hear what it is now. */
+async function recordAnswer(deps: GuardDeps, record: CallRecord, answered: Answered, by: string, now: Date): Promise<CallRecord> {
+  const transition = transitions.answered(record, { type: "json", content: JSON.stringify(answered) }, by, now);
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, transition, retentionExpiry(deps.settings, record)));
+  if (written.kind === "moved") throw notAwaiting(written.current ?? record);
+  await forgetPendingArguments(deps.db, record.callId);
+  return transition.to;
+}
+
 /**
  * A person's answer to an agent's question (or their declining it): checked against the question's options, recorded
  * as the call's result once, however many answers arrive together; the call completes and the agent reads the answer.
  */
 export async function answerQuestion(deps: GuardDeps, callId: string, input: AnswerInput, by: string, now: Date): Promise<CallRecord> {
   const { record, asked } = await awaitingQuestion(deps, callId);
-  const answered = answerTo(asked, input);
-  const transition = transitions.answered(record, { type: "json", content: JSON.stringify(answered) }, by, now);
-  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, transition, retentionExpiry(deps.settings, record)));
-  if (written.kind === "moved") throw notAwaiting(written.current ?? record);
-  await forgetPendingArguments(deps.db, callId);
-  return transition.to;
+  return recordAnswer(deps, record, answerTo(asked, input), by, now);
+}
+
+/** The answer of the agent's own user, which its MCP client carried back: for that agent's own question only. */
+export async function answerOwnQuestion(deps: GuardDeps, agentId: string, callId: string, reply: AnswerInput | { action: "cancel" }, now: Date): Promise<CallRecord> {
+  const { record, asked } = await awaitingQuestion(deps, callId);
+  if (record.agentId !== agentId) throw notFound(callId);
+  return recordAnswer(deps, record, reply.action === "cancel" ? reply : answerTo(asked, reply), "user", now);
 }

@@ -1,4 +1,4 @@
-export { answerQuestion, answerTo } from "./answer";
+export { answerOwnQuestion, answerQuestion, answerTo } from "./answer";
 export { QUESTION_ERRORS, questionError } from "./errors";
 export { AnswerInput, ASK_USER, ASKING_GROUP, AskUserArguments, asksPerson } from "./schema";
 export type { Answered } from "./schema";

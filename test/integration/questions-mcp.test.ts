@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
+import { RecordingPublisher } from "@toolgate/core/events";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { serveToolgate } from "../support/http-server";
+import type { ServedToolgate } from "../support/http-server";
+import { api, testToolgate } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+import { createAgent, createRole, unique } from "./helpers";
+
+let toolgate: Toolgate;
+let request: Api;
+let served: ServedToolgate;
+const events = new RecordingPublisher();
+
+beforeAll(async () => {
+  toolgate = await testToolgate({ events });
+  request = api(toolgate);
+  served = await serveToolgate(toolgate);
+});
+
+afterAll(() => served?.close());
+
+type Issued = Awaited<ReturnType<typeof createAgent>>;
+
+async function asker() {
+  const role = await createRole(request, { name: unique("asker"), toolGroups: ["console"] });
+  return createAgent(request, role.id);
+}
+
+/** A 2026-07-28 client whose user answers every form with `answer` (it records what it was asked). */
+async function userClient(agent: Issued, answer: (asked: ElicitRequest["params"]) => ElicitResult) {
+  const asked: Array<ElicitRequest["params"]> = [];
+  const client = new Client({ name: "test-user", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler("elicitation/create", async (request) => {
+    asked.push(request.params);
+    return answer(request.params);
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+  return { client, asked };
+}
+
+/** A tools/call of ask_user as a 2026-07-28 client sends it, with the capabilities and round-trip fields given. */
+async function rawCall(token: string, args: Record<string, unknown>, capabilities: Record<string, unknown>, retry: Record<string, unknown> = {}) {
+  const response = await fetch(`${served.url}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "ask_user",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "ask_user",
+        arguments: args,
+        ...retry,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+          "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "1.0.0" },
+        },
+      },
+    }),
+  });
+  return response.json();
+}
+
+const callsOf = async (agent: Issued) => (await request("GET", `/agents/${agent.agent.id}/calls?tool=ask_user`)).body.calls as Array<Record<string, any>>;
+
+test("ask_user over MCP - a 2026-07-28 client that can elicit asks its own user; the answer is the call's result, recorded, and no operator saw the question", async () => {
+  const agent = await asker();
+  const { client, asked } = await userClient(agent, () => ({ action: "accept", content: { answer: "staging" } }));
+  const result = await client.callTool({ name: "ask_user", arguments: { question: "Deploy where?", options: ["staging", "production"] } });
+  expect(result.isError).toBeFalsy();
+  expect(result.content).toEqual([{ type: "text", text: '{"action":"accept","answer":"staging"}' }]);
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toMatchObject({ message: "Deploy where?", requestedSchema: { type: "object", properties: { answer: { type: "string", enum: ["staging", "production"] } }, required: ["answer"] } });
+
+  const [call] = await callsOf(agent);
+  expect(call).toMatchObject({ status: "completed", askedOf: "user", answeredBy: "user", result: { content: '{"action":"accept","answer":"staging"}' } });
+  expect(events.of("question.asked").map((event) => event.callId)).not.toContain(call!.callId);
+  expect((await request("GET", "/calls?status=awaiting_answer")).body.calls.map((queued: { callId: string }) => queued.callId)).not.toContain(call!.callId);
+  await client.close();
+});
+
+test("ask_user over MCP - several options become a multi-select, an answer the question does not take is asked again, and decline and cancel come back as such", async () => {
+  const agent = await asker();
+  let round = 0;
+  const { client, asked } = await userClient(agent, () => (round++ === 0 ? { action: "accept", content: { answer: ["mars"] } } : { action: "accept", content: { answer: ["eu", "ap"] } }));
+  const several = await client.callTool({ name: "ask_user", arguments: { question: "Which regions?", options: ["eu", "us", "ap"], multiple: true } });
+  expect(several.content).toEqual([{ type: "text", text: '{"action":"accept","answer":["eu","ap"]}' }]);
+  expect(asked).toHaveLength(2);
+  expect((asked[0] as { requestedSchema?: unknown }).requestedSchema).toMatchObject({ properties: { answer: { type: "array", items: { type: "string", enum: ["eu", "us", "ap"] } } } });
+  await client.close();
+
+  for (const action of ["decline", "cancel"] as const) {
+    const { client: refusing } = await userClient(agent, () => ({ action }));
+    const answered = await refusing.callTool({ name: "ask_user", arguments: { question: "Share the root password?" } });
+    expect(answered.content).toEqual([{ type: "text", text: JSON.stringify({ action }) }]);
+    await refusing.close();
+  }
+  expect((await callsOf(agent)).map((call) => call.status)).toEqual(["completed", "completed", "completed"]);
+});
+
+test("ask_user over MCP - a client that cannot elicit leaves the question to an operator; a forged request state is refused", async () => {
+  const agent = await asker();
+  const client = new Client({ name: "test-plain", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+  const waiting = await client.callTool({ name: "ask_user", arguments: { question: "Anyone there?" } });
+  expect(waiting.isError).toBe(true);
+  expect(waiting._meta).toMatchObject({ code: "awaiting_answer" });
+  const callId = String(waiting._meta!.callId);
+  expect((await request("GET", "/calls?status=awaiting_answer")).body.calls.map((queued: { callId: string }) => queued.callId)).toContain(callId);
+  expect(events.of("question.asked").map((event) => event.callId)).toContain(callId);
+  await client.close();
+
+  // The state toolgate sealed for one agent's question answers nothing for another: that agent's call is a question of its own.
+  const asking = await rawCall(agent.token, { question: "Ship it?" }, { elicitation: { form: {} } });
+  expect(asking.result?.resultType, JSON.stringify(asking)).toBe("input_required");
+  const state = asking.result.requestState as string;
+  const pending = (await callsOf(agent)).find((call) => call.askedOf === "user")!;
+  expect(pending.status).toBe("awaiting_answer");
+  const stranger = await asker();
+  const replayed = await rawCall(stranger.token, { question: "Ship it?" }, {}, { requestState: state, inputResponses: { answer: { action: "accept", content: { answer: "yes" } } } });
+  expect(replayed.result?._meta?.code, JSON.stringify(replayed)).toBe("awaiting_answer");
+  const forged = await rawCall(agent.token, { question: "Ship it?" }, {}, { requestState: "v1.forged", inputResponses: { answer: { action: "accept", content: { answer: "yes" } } } });
+  expect(forged.result?._meta?.code, JSON.stringify(forged)).toBe("awaiting_answer");
+  expect((await request("GET", `/agents/${agent.agent.id}/calls/${pending.callId}`)).body.status).toBe("awaiting_answer");
+});
