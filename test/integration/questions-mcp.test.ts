@@ -134,3 +134,23 @@ test("ask_user over MCP - a client that cannot elicit leaves the question to an 
   expect(forged.result?._meta?.code, JSON.stringify(forged)).toBe("awaiting_answer");
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${pending.callId}`)).body.status).toBe("awaiting_answer");
 });
+
+test("ask_user over MCP - a role whose questions go to an operator never asks the agent's user, whatever its client can do", async () => {
+  const role = await createRole(request, { name: unique("unattended"), toolGroups: ["console"], questions: "operator" });
+  expect(role.questions).toBe("operator");
+  const agent = await createAgent(request, role.id);
+  const { client, asked } = await userClient(agent, () => ({ action: "accept", content: { answer: "yes" } }));
+  const waiting = await client.callTool({ name: "ask_user", arguments: { question: "Proceed?" } });
+  expect(waiting._meta).toMatchObject({ code: "awaiting_answer" });
+  expect(asked).toEqual([]);
+  expect((await request("GET", "/calls?status=awaiting_answer")).body.calls.map((queued: { callId: string }) => queued.callId)).toContain(waiting._meta!.callId);
+  await client.close();
+
+  const patched = await request("PATCH", `/roles/${role.id}`, { body: { questions: "user" } });
+  expect(patched.body.questions).toBe("user");
+  const { client: attended, asked: nowAsked } = await userClient(agent, () => ({ action: "accept", content: { answer: "yes" } }));
+  expect((await attended.callTool({ name: "ask_user", arguments: { question: "Proceed?" } })).content).toEqual([{ type: "text", text: '{"action":"accept","answer":"yes"}' }]);
+  expect(nowAsked).toHaveLength(1);
+  expect((await request("POST", "/roles", { body: { name: unique("bad"), questions: "nobody" } })).status).toBe(400);
+  await attended.close();
+});

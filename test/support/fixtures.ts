@@ -17,6 +17,7 @@ export const roleFixture = (id: string, toolGroups: string[] | null, name = `rol
   toolLoading: "all",
   pinnedTools: [],
   workspaceRoot: null,
+  questions: "user",
   version: 1,
 });
 

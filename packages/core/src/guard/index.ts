@@ -47,7 +47,7 @@ type Waiting = { callId: string; tool: string; startedAt: string; deadline: stri
 export type GuardedCallResponse =
   | { status: 200; body: RunOutcome }
   | { status: 202; body: Waiting & { status: "awaiting_confirmation" } }
-  | { status: 202; body: Waiting & { status: "awaiting_answer" } }
+  | { status: 202; body: Waiting & { status: "awaiting_answer"; askedOf?: "user" } }
   | { status: 202; body: Waiting & { status: "authorized"; arguments: Record<string, unknown> } };
 
 /** The agent as stored now, if it still honours the token presented (same token version, active); else the refusal. */
@@ -195,7 +195,8 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           deps.states.remember(caller.id, { state: { ...guard.state, seq: admitted.next.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
           return { kind: "refused", planned, counted: guard.state } as const;
         }
-        const next = admission(deps, planned, base({ arguments: null }), options);
+        // A role whose questions always go to an operator puts none to the agent's user, whatever its client can do.
+        const next = admission(deps, planned, base({ arguments: null }), view.access.role.questions === "operator" ? {} : options);
         const { guard: written, check } = await pending
           .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
           .catch((error: unknown) => {
@@ -253,7 +254,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
       }
       if (record.status === "awaiting_answer") {
         if (!record.askedOf) await deps.events.publish(questionAsked(record, AskUserArguments.parse(admitted.args)));
-        return { status: 202, body: { ...waiting, status: record.status } };
+        return { status: 202, body: { ...waiting, status: record.status, ...(record.askedOf ? { askedOf: record.askedOf } : {}) } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };

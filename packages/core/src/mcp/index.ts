@@ -85,7 +85,7 @@ async function callTool(caller: McpRequest, name: string, args: Record<string, u
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args }, askItsUser ? { askedOf: "user" } : {});
     if (response.status === 200) return completed(response.body.callId, response.body.result);
-    if (askItsUser && response.body.status === "awaiting_answer") return askTheUser(deps.seal, response.body.callId, agent.id, AskUserArguments.parse(args));
+    if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") return askTheUser(deps.seal, response.body.callId, agent.id, AskUserArguments.parse(args));
     if (tasks && response.body.status !== "authorized") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {

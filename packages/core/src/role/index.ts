@@ -92,6 +92,7 @@ export async function create(db: Db, catalog: Catalog, parsed: RoleInput, create
     toolLoading: parsed.toolLoading ?? "all",
     pinnedTools: parsed.pinnedTools ?? [],
     workspaceRoot: parsed.workspaceRoot ?? null,
+    questions: parsed.questions ?? "user",
     version: 1,
   };
   checkPinnedTools(role, manager);
@@ -162,6 +163,7 @@ async function updateRole(db: Db, catalog: Catalog, { id, patch, ifMatch, now }:
       ...(patch.toolLoading !== undefined ? { toolLoading: patch.toolLoading } : {}),
       ...(patch.pinnedTools !== undefined ? { pinnedTools: patch.pinnedTools } : {}),
       ...(patch.workspaceRoot !== undefined ? { workspaceRoot: patch.workspaceRoot } : {}),
+      ...(patch.questions !== undefined ? { questions: patch.questions } : {}),
       updatedAt: now,
       version: previous.version + 1,
     };
@@ -226,6 +228,7 @@ export async function ensureRoot(db: Db, now: string): Promise<void> {
     toolLoading: "all",
     pinnedTools: [],
     workspaceRoot: null,
+    questions: "user",
     version: 1,
   };
   await uncontended(db.contentionDeadlineMs, () => insertRole(db, root));

@@ -27,6 +27,10 @@ const LlmServiceId = z.string().min(1).max(200).nullable();
 export const ToolLoading = z.enum(["all", "search"]);
 export type ToolLoading = z.infer<typeof ToolLoading>;
 
+/** Who its agents' questions (ask_user) go to: their own user when their MCP client can ask ("user"), or always an operator. */
+export const Questions = z.enum(["user", "operator"]);
+export type Questions = z.infer<typeof Questions>;
+
 export const MAX_PINNED_TOOLS = 64;
 const PinnedTools = z
   .array(Name)
@@ -46,6 +50,7 @@ export const Role = z.object({
   toolLoading: ToolLoading.default("all"),
   pinnedTools: z.array(z.string()).default([]),
   workspaceRoot: z.string().nullable().default(null),
+  questions: Questions.default("user"),
   version: z.number().int().min(1),
 });
 export type Role = z.infer<typeof Role>;
@@ -58,6 +63,7 @@ export const RoleInput = z.strictObject({
   toolLoading: ToolLoading.optional(),
   pinnedTools: PinnedTools.optional(),
   workspaceRoot: WorkspaceRoot.nullable().optional(),
+  questions: Questions.optional(),
 });
 export type RoleInput = z.infer<typeof RoleInput>;
 
@@ -69,6 +75,7 @@ export const RolePatch = z.strictObject({
   toolLoading: ToolLoading.optional(),
   pinnedTools: PinnedTools.optional(),
   workspaceRoot: WorkspaceRoot.nullable().optional(),
+  questions: Questions.optional(),
   version: z.number().int().min(1).optional(),
 });
 export type RolePatch = z.infer<typeof RolePatch>;
