@@ -203,7 +203,7 @@ describe("infra/storage.ts", () => {
     const { file, exportName } = handlerFile("packages/functions/src/event/calls.handler");
     expect(exportsName(readFileSync(join(ROOT, file!), "utf8"), exportName)).toBe(true);
     expect((calls!.subscriber.link as { name: string }[]).map((l) => l.name)).toEqual(["Bus"]);
-    expect(calls!.subscriber.environment).toEqual({ TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation,call.settled" });
+    expect(calls!.subscriber.environment).toEqual({ TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation,question.asked,call.settled" });
     expect(calls!.args.filters).toEqual([{ dynamodb: { Keys: { sk: { S: [{ prefix: "CALL#" }] } } } }]);
   });
 
@@ -284,8 +284,8 @@ describe("infra/api.ts", () => {
     expect(args.memory).toBe("512 MB");
     const linked = (args.link as { name: string }[]).map((l) => l.name).sort();
     expect(linked).toEqual(["AdminToken", "Bus", MODULE_SECRET, "SigningKey", "Table"].sort());
-    // The approvals rule subscribes to call.awaiting_confirmation, so that per-call event is published; call.settled is not.
-    expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET, TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation" });
+    // The approvals rule subscribes to the calls waiting for a person (approvals, questions), so those per-call events are published; call.settled is not.
+    expect(args.environment).toEqual({ TOOLGATE_MODULE_SECRETS: MODULE_SECRET, TOOLGATE_CALL_EVENT_TYPES: "call.awaiting_confirmation,question.asked" });
   });
 
   it("timeouts - groups and roles end before the gateway, execution outlives a 30 s tool call", () => {
