@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
+import { launchChromium, RESULTS_DIR, stackRequest, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
 
 type Issued = { agent: { id: string; name: string }; token: string };
 
@@ -25,15 +25,7 @@ describe("tools in layers in Chromium", () => {
   let payer: Issued;
   let outsider: Issued;
 
-  const http = async <T = any>(method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${stack.adminToken}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  };
+  const http = stackRequest(() => stack);
 
   const signIn = async (page: Page, path: string) => {
     await signInAs(page, stack, path);

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
-import { launchChromium, RESULTS_DIR, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
+import { launchChromium, RESULTS_DIR, stackRequest, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
 
 type Issued = { agent: { id: string; name: string }; token: string };
 
@@ -15,15 +15,7 @@ describe("questions page in Chromium", () => {
   let browser: Browser;
   let asker: Issued;
 
-  const http = async <T = any>(method: string, path: string, body?: unknown, token = stack.adminToken) => {
-    const response = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  };
+  const http = stackRequest(() => stack);
 
   const ask = async (args: Record<string, unknown>) => {
     const asked = await http<{ callId: string; status: string }>("POST", `/agents/${asker.agent.id}/calls`, { tool: "ask_user", arguments: args }, asker.token);

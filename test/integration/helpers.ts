@@ -25,7 +25,7 @@ export async function secondInstance(toolgate: Toolgate): Promise<Toolgate> {
 export async function createRole(request: Api, body: Record<string, unknown>) {
   const response = await request("POST", "/roles", { body: { rolePrompt: "Do the work.", ...body } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; name: string; version: number; toolGroups: string[] | null; effectiveToolGroups: string[] };
+  return response.body as { id: string; name: string; version: number; toolGroups: string[] | null; effectiveToolGroups: string[]; questions: "user" | "operator" };
 }
 
 export async function createAgent(request: Api, roleId: string, extra: Record<string, unknown> = {}) {
