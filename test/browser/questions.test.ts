@@ -73,4 +73,17 @@ describe("questions page in Chromium", () => {
     expect((await resultOf(open)).result?.content).toBe('{"action":"accept","answer":"Aurora"}');
     expect((await resultOf(declined)).result?.content).toBe('{"action":"decline"}');
   });
+
+  questionsTest("role page - who answers a role's questions is set on its page and saved with it", async (page) => {
+    const role = (await http<{ id: string; questions: string }>("GET", "/roles/by-name/asker")).body;
+    expect(role.questions).toBe("user");
+    await signInAs(page, stack, `/console/roles/${role.id}`);
+    await loaded(page);
+    expect(await page.getByLabel("The agent's own user, when its client can ask them").isChecked()).toBe(true);
+    await page.getByLabel("Always an operator").check();
+    await page.locator("#save").click();
+    await expect.poll(() => page.locator("#save-status").textContent()).toContain("Saved.");
+    expect((await http<{ questions: string }>("GET", `/roles/${role.id}`)).body.questions).toBe("operator");
+    expect((await http("PATCH", `/roles/${role.id}`, { questions: "user" })).status).toBe(200);
+  });
 });

@@ -261,6 +261,21 @@ const PAGES: Record<ConsolePage["kind"], (href: (path: string) => string) => Chi
               <label for="loading-search">Search: pinned tools, search_tools and call_tool</label>
             </div>
           </fieldset>
+          <fieldset id="questions">
+            <legend>Who answers its agents' questions</legend>
+            <p class="hint">
+              An agent asks a person with ask_user. Its own user answers when its MCP client can ask them; otherwise, or always with the
+              second choice, the question waits on the Questions page for an operator.
+            </p>
+            <div class="choice">
+              <input type="radio" id="questions-user" name="questions" value="user" />
+              <label for="questions-user">The agent's own user, when its client can ask them</label>
+            </div>
+            <div class="choice">
+              <input type="radio" id="questions-operator" name="questions" value="operator" />
+              <label for="questions-operator">Always an operator</label>
+            </div>
+          </fieldset>
           <fieldset id="pinned" hidden>
             <legend>Pinned tools</legend>
             <p class="hint">Pinned tools stay in every agent's context; pin the few the role uses on almost every task.</p>

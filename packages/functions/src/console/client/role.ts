@@ -13,6 +13,7 @@ let saving = false;
 const roleId = () => document.body.dataset.roleId ?? "";
 const tickedGroups = () => Array.from(document.querySelectorAll<HTMLInputElement>("#groups-form input[name=toolGroups]:checked"), (input) => input.value);
 const chosenLoading = () => document.querySelector<HTMLInputElement>("#groups-form input[name=toolLoading]:checked")?.value ?? "all";
+const chosenQuestions = () => (document.querySelector<HTMLInputElement>("#groups-form input[name=questions]:checked")?.value ?? "user") as "user" | "operator";
 
 /** Tools that can be pinned: those of the ticked groups (no box ticked: every group). */
 function pinnableTools() {
@@ -42,7 +43,10 @@ function unavailableOption(groupId: string, readOnly: boolean) {
 
 const unsaved = () =>
   current !== null &&
-  (!sameGroups(tickedGroups(), current.toolGroups || []) || chosenLoading() !== (current.toolLoading || "all") || !samePins(current.pinnedTools || []));
+  (!sameGroups(tickedGroups(), current.toolGroups || []) ||
+    chosenLoading() !== (current.toolLoading || "all") ||
+    chosenQuestions() !== (current.questions || "user") ||
+    !samePins(current.pinnedTools || []));
 
 /** What the form as it stands would cost: the ticked groups' tokens (no box: every group), or in search mode the pins and the two search tools. */
 function previewTokens() {
@@ -143,6 +147,10 @@ function showRole(role: Role) {
     input.checked = input.value === (role.toolLoading || "all");
     input.disabled = readOnly;
   }
+  for (const input of document.querySelectorAll<HTMLInputElement>("#groups-form input[name=questions]")) {
+    input.checked = input.value === (role.questions || "user");
+    input.disabled = readOnly;
+  }
   showPins();
   byId("root-note").hidden = !readOnly;
   byId("groups-form").classList.toggle("read-only", readOnly);
@@ -209,7 +217,7 @@ async function patchRole(change: Record<string, unknown>, button: HTMLButtonElem
 }
 
 const saveGroups = (toolGroups: string[]) =>
-  patchRole({ toolGroups, toolLoading: chosenLoading(), pinnedTools: chosenPins().map((tool) => tool.name) }, byId<HTMLButtonElement>("save"));
+  patchRole({ toolGroups, toolLoading: chosenLoading(), questions: chosenQuestions(), pinnedTools: chosenPins().map((tool) => tool.name) }, byId<HTMLButtonElement>("save"));
 
 function wireDetails() {
   const form = byId<HTMLFormElement>("details-form");
