@@ -6,14 +6,14 @@ import { scopeOf } from "../scope/schema";
 /** A department in use: the name its agents carry, how many of them are active, and the groups of its scope. */
 export type Department = { name: string; agents: number; groups: string[] };
 
-/** The groups of each department's scope in the catalog, by department name. */
-function departmentGroups(snapshot: CatalogSnapshot): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const summary of snapshot.manager.listGroups()) {
-    const scope = scopeOf(summary.scope);
-    if (scope.kind === "department") groups.set(scope.name, [...(groups.get(scope.name) ?? []), summary.id]);
-  }
-  return groups;
+/** The groups of each department's scope in the catalog (sorted), by department name. */
+function departmentGroups({ manager }: CatalogSnapshot): Map<string, string[]> {
+  return new Map(
+    manager.scopes().flatMap((scope) => {
+      const named = scopeOf(scope);
+      return named.kind === "department" ? [[named.name, manager.getAllGroupIds(scope)] as const] : [];
+    }),
+  );
 }
 
 /** Every department in use (an active agent carries its name, or a group is of its scope), by name. */
@@ -23,5 +23,5 @@ export async function listDepartments(db: Db, snapshot: CatalogSnapshot): Promis
   const names = new Set([...[...counts].filter(([, agents]) => agents > 0).map(([name]) => name), ...groups.keys()]);
   return [...names]
     .sort((a, b) => a.localeCompare(b))
-    .map((name) => ({ name, agents: counts.get(name) ?? 0, groups: [...(groups.get(name) ?? [])].sort() }));
+    .map((name) => ({ name, agents: counts.get(name) ?? 0, groups: groups.get(name) ?? [] }));
 }

@@ -108,6 +108,11 @@ export class ToolGroupManager {
     return [...(scope === undefined ? this.groups.keys() : (this.idsByScope.get(scope) ?? []))].sort();
   }
 
+  /** Every scope some group has. */
+  scopes(): GroupScope[] {
+    return [...this.idsByScope.keys()];
+  }
+
   get size() {
     return this.groups.size;
   }

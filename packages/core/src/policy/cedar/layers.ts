@@ -32,9 +32,6 @@ export function meets(policyScope: Scope, layer: GroupScope): boolean {
   return kind === "system" || kind !== scopeOf(policyScope).kind || layer === policyScope;
 }
 
-/** Every group scope that has a group. */
-export const scopesWithGroups = (manager: ToolGroupManager): GroupScope[] => [...new Set(manager.getAllGroupIds().map((id) => scopeOfGroup(manager.getGroup(id)!)))];
-
 const widestFirst = (a: GroupScope, b: GroupScope) => narrowness(a) - narrowness(b) || a.localeCompare(b);
 
 /**

@@ -3,7 +3,7 @@ import { SYSTEM } from "../../scope/schema";
 import type { GroupScope, Scope } from "../../scope/schema";
 import type { PolicyTargets } from "../schema";
 import { mergedProblems } from "./layered-problems";
-import { definedIn, layerGroups, layersOf, scopesWithGroups } from "./layers";
+import { definedIn, layerGroups, layersOf } from "./layers";
 import { actionsInConditions, problemsOf } from "./read";
 import type { PolicyProblem } from "./read";
 import { cedarSchema } from "./schema";
@@ -75,7 +75,7 @@ export async function validateAgainstCatalog(manager: ToolGroupManager, policies
   if (!policies.length) return new Map();
   const wasm = await cedar();
   let allScopes: GroupScope[] | undefined;
-  const layers = new Map(policies.map((policy) => [policy.id, layersOf(manager, policy, () => (allScopes ??= scopesWithGroups(manager)))]));
+  const layers = new Map(policies.map((policy) => [policy.id, layersOf(manager, policy, () => (allScopes ??= manager.scopes()))]));
   const byLayer = new Map<GroupScope, ToValidate[]>();
   for (const policy of policies) {
     for (const layer of layers.get(policy.id)!) {

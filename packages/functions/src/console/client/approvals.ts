@@ -1,5 +1,5 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
-import { byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
+import { arrange, byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
 import { argumentsBlock, deadlineLabel } from "./calls";
 import type { CallRecord } from "./types";
 import { queueCount } from "./queue-count";
@@ -55,17 +55,6 @@ const cards = new Map<string, HTMLElement>();
 /** Calls whose Approve or Deny request has not come back yet: their cards stay where they are, whatever a refresh says. */
 const answering = new Set<string>();
 const DECIDED_SHOWN = 10;
-
-/** Puts `wanted` in the list in this order, moving or removing only what differs, so a card that stays is never rebuilt or re-inserted. */
-function arrange(list: HTMLElement, wanted: HTMLElement[]) {
-  const kept = new Set(wanted);
-  for (const child of Array.from(list.children)) if (!kept.has(child as HTMLElement)) child.remove();
-  let next = list.firstElementChild;
-  for (const card of wanted) {
-    if (card === next) next = next.nextElementSibling;
-    else list.insertBefore(card, next);
-  }
-}
 
 function showQueue(calls: CallRecord[]) {
   const listed = new Set(calls.map((call) => call.callId));

@@ -1,5 +1,5 @@
 import { api, failed } from "./api";
-import { byId, code, consoleHref, element, plural, setMessage, spaced } from "./dom";
+import { byId, code, consoleHref, element, plural, revealHashTarget, setMessage, spaced } from "./dom";
 
 type Department = { name: string; agents: number; groups: string[] };
 
@@ -19,9 +19,7 @@ export async function loadDepartments() {
     byId("department-rows").replaceChildren(...departments.map(departmentRow));
     byId("department-table").hidden = departments.length === 0;
     setMessage(status, departments.length ? "" : "No department is in use: give an agent a department when you create it, or register a group for one.");
-    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    target?.classList.add("row-target");
-    target?.scrollIntoView({ block: "center" });
+    revealHashTarget()?.classList.add("row-target");
   } catch (error) {
     failed(status, error);
   }

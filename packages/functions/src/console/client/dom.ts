@@ -66,3 +66,21 @@ export function jsonText(value: unknown) {
 }
 
 export const consoleHref = (path: string) => (document.body.dataset.root || "./") + "console" + path;
+
+/** Puts `wanted` in the list in this order, moving or removing only what differs, so a card that stays is never rebuilt or re-inserted. */
+export function arrange(list: HTMLElement, wanted: HTMLElement[]) {
+  const kept = new Set(wanted);
+  for (const child of Array.from(list.children)) if (!kept.has(child as HTMLElement)) child.remove();
+  let next = list.firstElementChild;
+  for (const card of wanted) {
+    if (card === next) next = next.nextElementSibling;
+    else list.insertBefore(card, next);
+  }
+}
+
+/** The element the page's URL names after #, scrolled into view once the list that holds it is shown; null when there is none. */
+export function revealHashTarget(): HTMLElement | null {
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  target?.scrollIntoView({ block: "center" });
+  return target;
+}

@@ -1,5 +1,5 @@
 import { api, ApiError, failed, segment } from "./api";
-import { badge, byId, code, element, fact, inputById, plural, setMessage, spaced, tokensLabel } from "./dom";
+import { badge, byId, code, element, fact, inputById, plural, revealHashTarget, setMessage, spaced, tokensLabel } from "./dom";
 import { sourceName, toolsLabel } from "./group-choice";
 import { scopeNodes, scopeText } from "./scope";
 import type { ExecutorSummary, GroupSummary } from "./types";
@@ -68,8 +68,7 @@ export async function loadGroups() {
     fillScopeFilter();
     showGroups();
     setMessage(status, groups.length ? "" : "No tool groups are registered.");
-    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    target?.scrollIntoView({ block: "center" });
+    revealHashTarget();
   } catch (error) {
     failed(status, error);
   }

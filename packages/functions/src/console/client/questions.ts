@@ -1,5 +1,5 @@
 import { api, ApiError, failed, newestOnly, segment, withQuery } from "./api";
-import { byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
+import { arrange, byId, code, consoleHref, element, fact, setMessage, timeElement } from "./dom";
 import type { CallRecord } from "./types";
 import { queueCount } from "./queue-count";
 import type { Queue } from "./queue-count";
@@ -70,9 +70,9 @@ function showQueue(calls: CallRecord[]) {
   const listed = new Set(calls.map((call) => call.callId));
   for (const [callId, card] of cards) if (!listed.has(callId) && !card.dataset.answering) cards.delete(callId);
   const list = byId("question-list");
+  const stillAnswering = Array.from(list.children as HTMLCollectionOf<HTMLElement>).filter((card) => !listed.has(card.dataset.call!) && card.dataset.answering);
   const wanted = calls.map((call) => cards.get(call.callId) ?? cards.set(call.callId, questionCard(call)).get(call.callId)!);
-  for (const child of Array.from(list.children)) if (!wanted.includes(child as HTMLElement) && !(child as HTMLElement).dataset.answering) child.remove();
-  for (const card of wanted) if (card.parentElement !== list) list.append(card);
+  arrange(list, [...wanted, ...stillAnswering]);
 }
 
 export async function loadQuestions() {
