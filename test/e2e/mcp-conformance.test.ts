@@ -31,21 +31,6 @@ const TOOL_SCENARIOS = [
   "elicitation-sep1330-enums",
 ] as const;
 
-/**
- * The remaining work of issue 21: these pass directly but not yet through toolgate, which must first carry what an
- * upstream sends during a call (its log and progress notifications, its sampling and elicitation requests) to the
- * agent's client on the call's response stream. They run, and the test prints how they end, but nothing is asserted of
- * them until that part lands; then they leave this list (and the todo below goes).
- */
-const RELAYED_DURING_A_CALL = new Set<string>([
-  "tools-call-with-logging",
-  "tools-call-with-progress",
-  "tools-call-sampling",
-  "tools-call-elicitation",
-  "elicitation-sep1034-defaults",
-  "elicitation-sep1330-enums",
-]);
-
 let home: string;
 let upstream: ConformanceUpstream;
 let stack: LocalProcess;
@@ -63,12 +48,10 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-test.todo(`MCP conformance ${SUITE_VERSION} - through toolgate's /mcp, the scenarios relayed during a call pass too: ${[...RELAYED_DURING_A_CALL].join(", ")}`);
-
 const summary = (outcomes: ScenarioOutcome[]) =>
   outcomes.map(({ scenario, passed, failures }) => `${passed ? "pass" : "FAIL"} ${scenario}${failures.length ? `: ${failures.join("; ")}` : ""}`).join("\n");
 
-test(`MCP conformance ${SUITE_VERSION} - the upstream passes every tool scenario directly, and through toolgate's /mcp every one but those relayed during a call`, async () => {
+test(`MCP conformance ${SUITE_VERSION} - the upstream passes every tool scenario directly, and every one through toolgate's /mcp too`, async () => {
   const admin = stack.adminToken;
   const group = await stack.request("PUT", "/groups/conformance", admin, {
     description: "The conformance suite's tools, served by an upstream MCP server",
@@ -86,6 +69,5 @@ test(`MCP conformance ${SUITE_VERSION} - the upstream passes every tool scenario
   console.log(`directly:\n${summary(direct)}\n\nthrough toolgate:\n${summary(through)}`);
 
   expect(direct.filter((outcome) => !outcome.passed).map((outcome) => outcome.scenario), summary(direct)).toEqual([]);
-  const measured = through.filter((outcome) => !RELAYED_DURING_A_CALL.has(outcome.scenario));
-  expect(measured.filter((outcome) => !outcome.passed).map((outcome) => outcome.scenario), summary(through)).toEqual([]);
+  expect(through.filter((outcome) => !outcome.passed).map((outcome) => outcome.scenario), summary(through)).toEqual([]);
 }, 120_000);

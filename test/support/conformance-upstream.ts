@@ -108,10 +108,14 @@ type Handler = (args: Record<string, unknown>, ctx: ServerContext, server: Serve
 /** Pauses the scenarios ask for between notifications, so a client sees them arrive during the call, not at its end. */
 const PAUSE_MS = 50;
 
-/** The user's answer to a form, as the client's elicitation gives it; an error result when the client cannot ask. */
+/**
+ * The user's answer to a form, as the client's elicitation gives it; an error result when the client cannot ask.
+ * Requests to the client go through `ctx.mcpReq.send`, which relates them to the call (on its response stream), as
+ * the specification says they should; `server.elicitInput` would send them on the session's own stream, about no call.
+ */
 async function elicited(server: Server, ctx: ServerContext, message: string, requestedSchema: Record<string, unknown>, prefix: string): Promise<CallToolResult> {
   if (!server.getClientCapabilities()?.elicitation) return failure("The client does not support elicitation.");
-  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema } as Parameters<ServerContext["mcpReq"]["elicitInput"]>[0]);
+  const answer = (await ctx.mcpReq.send({ method: "elicitation/create", params: { message, requestedSchema } } as never)) as { action: string; content?: unknown };
   return text(`${prefix}action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
 }
 
@@ -154,7 +158,8 @@ const HANDLERS: Record<string, Handler> = {
   },
   test_sampling: async (args, ctx, server) => {
     if (!server.getClientCapabilities()?.sampling) return failure("The client does not support sampling.");
-    const answer = await ctx.mcpReq.requestSampling({ messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }], maxTokens: 100 });
+    const params = { messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }], maxTokens: 100 };
+    const answer = (await ctx.mcpReq.send({ method: "sampling/createMessage", params } as never)) as { content: { type: string; text?: string } | Array<{ type: string; text?: string }> };
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
     return text(`LLM response: ${content && content.type === "text" ? content.text : JSON.stringify(content)}`);
   },

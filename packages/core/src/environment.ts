@@ -29,6 +29,7 @@ export const mcpSettings = (env: NodeJS.ProcessEnv = process.env): McpSettings =
   pageSize: Math.floor(positiveNumber(env.TOOLGATE_MCP_PAGE_SIZE, DEFAULT_MCP_SETTINGS.pageSize)),
   listTtlMs: Math.floor(positiveNumber(env.TOOLGATE_MCP_LIST_TTL_MS, DEFAULT_MCP_SETTINGS.listTtlMs)),
   allowedOrigins: list(env.TOOLGATE_MCP_ALLOWED_ORIGINS),
+  streams: env.TOOLGATE_MCP_STREAMING === "true",
 });
 
 export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettings => ({

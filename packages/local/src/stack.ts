@@ -133,6 +133,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const webhooks = options.eventRules ?? loadWebhookRules(process.env.TOOLGATE_EVENT_RULES, dataDir && join(dataDir, "rules.json"));
     const callEvents = publishedCallEvents(webhooks, process.env.TOOLGATE_CALL_EVENTS);
     process.env.TOOLGATE_CALL_EVENT_TYPES = callEvents.join(",");
+    // This one HTTP server writes a response as it goes: an MCP call's response streams what happens during it.
+    process.env.TOOLGATE_MCP_STREAMING ??= "true";
     const { toolgate } = await import("@toolgate/core/toolgate");
     await ensureTable(toolgate().db.client, TABLE_NAME);
     await toolgate().ready();

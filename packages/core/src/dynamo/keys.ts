@@ -36,6 +36,10 @@ export const Keys = {
   roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),
   agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
   call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
+  /** The agent's 2025-era MCP client as it last declared itself (its capabilities, its log level): nothing else carries them between requests. */
+  mcpClient: (agentId: string) => ({ pk: `AGENT#${agentId}`, sk: "MCPCLIENT" }),
+  /** The agent's client's answer to a request toolgate sent it on a call's response stream, until the waiting call reads it. */
+  clientReply: (agentId: string, requestId: string) => ({ pk: `AGENT#${agentId}`, sk: `REPLY#${requestId}` }),
   /** Up to when cleanup has looked at every call admitted straight to running or to its runtime (the agents walk). */
   admittedWalk: () => ({ pk: "CLEANUP", sk: "ADMITTED" }),
 };

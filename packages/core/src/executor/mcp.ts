@@ -1,4 +1,5 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -8,6 +9,8 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
+import { cannotRelay } from "./relay";
+import type { CallRelay, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -19,6 +22,34 @@ export type McpCall = { tool: string; arguments: Record<string, unknown> };
 const MAX_LIST_PAGES = 100;
 const MAX_CONNECTIONS = 64;
 const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
+/** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
+const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
+
+type RelayScope = { relay?: CallRelay; secrets: string[] };
+
+/**
+ * The call an upstream's request or log message belongs to. A connection serves many calls at once; what a server
+ * sends about a call arrives on that call's own response stream, read within the call, where its scope is current.
+ * What a server sends on its connection's own stream relates to no call and reaches no agent (a question sent there
+ * is refused): it could be any agent's whose call shares the connection.
+ */
+const relays = new AsyncLocalStorage<RelayScope>();
+
+/** A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the executor's secrets). */
+async function relayed(scope: RelayScope | undefined, method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) {
+  if (!scope?.relay) throw cannotRelay(method);
+  return scrubSecrets(await scope.relay.request(method, scrubSecrets(params, scope.secrets), signal), scope.secrets);
+}
+
+function relaying(client: Client) {
+  client.setRequestHandler("elicitation/create", (request, ctx) => relayed(relays.getStore(), "elicitation/create", request.params, ctx.mcpReq.signal) as never);
+  client.setRequestHandler("sampling/createMessage", (request, ctx) => relayed(relays.getStore(), "sampling/createMessage", request.params, ctx.mcpReq.signal) as never);
+  client.setNotificationHandler("notifications/message", async (notification) => {
+    const scope = relays.getStore();
+    await scope?.relay?.log(scrubSecrets(notification.params, scope.secrets));
+  });
+  return client;
+}
 
 /** One connected client per URL and headers (secret values included) in this process, reused by every call; dropped on failure. */
 const connections = new Map<string, Promise<Client>>();
@@ -39,8 +70,9 @@ function connection(url: URL, headers: Record<string, string>, signal: AbortSign
     const [oldestKey, oldest] = connections.entries().next().value!;
     drop(oldestKey, oldest);
   }
-  const client = new Client(CLIENT_INFO);
-  const connecting = client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { signal }).then(() => client);
+  const client = relaying(new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }));
+  // Connected outside any call's scope: what the server sends on its own stream belongs to no call.
+  const connecting = relays.exit(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { signal })).then(() => client);
   connections.set(key, connecting);
   return { key, connecting };
 }
@@ -68,7 +100,13 @@ const failed = ({ url, secrets }: Exchange, reason: string) =>
  * Runs one exchange with the upstream on the cached connection, within the deadline: past it the request is aborted
  * (which cancels it upstream) and the answer is 504 tool_timeout. Any failure drops the connection, so the next call connects afresh.
  */
-async function exchange<T>(executor: McpExecutor, source: SecretSource, tool: string, timeoutMs: number, work: (client: Client, signal: AbortSignal) => Promise<T>) {
+async function exchange<T>(
+  executor: McpExecutor,
+  source: SecretSource,
+  tool: string,
+  timeoutMs: number,
+  work: (client: Client, signal: AbortSignal, secrets: string[]) => Promise<T>,
+) {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
   const context: Exchange = { url, tool, timeoutMs, secrets };
@@ -82,7 +120,7 @@ async function exchange<T>(executor: McpExecutor, source: SecretSource, tool: st
   });
   const { key, connecting } = connection(url, headers, abort.signal);
   try {
-    const value = await Promise.race([connecting.then((client) => work(client, abort.signal)), deadline]);
+    const value = await Promise.race([connecting.then((client) => work(client, abort.signal, secrets)), deadline]);
     return { value, context };
   } catch (error) {
     drop(key, connecting);
@@ -140,10 +178,16 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
   return { content, type: whole.isError ? "error" : structured !== undefined ? "json" : "text", mcpResult: whole };
 }
 
-/** Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). */
-export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number): Promise<ToolResult> {
-  const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (client, signal) =>
-    client.callTool({ name: upstreamName(executor, call.tool), arguments: call.arguments }, requestOptions(signal, timeoutMs)),
-  );
+/**
+ * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). With a relay,
+ * what the server sends during the call (progress when the agent asked for it, log messages, questions, sampling
+ * requests) reaches the agent's client.
+ */
+export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, relay?: CallRelay): Promise<ToolResult> {
+  const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (client, signal, secrets) => {
+    const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress).catch(() => {}) : undefined;
+    const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
+    return relays.run({ relay, secrets }, () => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }));
+  });
   return toolResult(value as CallToolResult, context);
 }

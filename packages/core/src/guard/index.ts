@@ -22,6 +22,7 @@ import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
 import type { GuardDeps } from "./deps";
+import type { CallRelay } from "../executor/relay";
 import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
 import type { Admitted, Plan } from "./plan";
@@ -108,8 +109,11 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * answers while the admission's first requests travel: the start, which records the answer, follows them; a call the
  * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
-/** `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue. */
-export type CallOptions = { askedOf?: "user" };
+/**
+ * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
+ * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
+ */
+export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
 
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest, options: CallOptions = {}): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
@@ -257,7 +261,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { status: 202, body: { ...waiting, status: record.status, ...(record.askedOf ? { askedOf: record.askedOf } : {}) } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
-      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets) };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, options.relay) };
     }
   } catch (error) {
     const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;

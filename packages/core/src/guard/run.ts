@@ -6,7 +6,7 @@ import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } f
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { run, timedOut } from "../executor/index";
-import type { Natives, SecretSource } from "../executor/index";
+import type { CallRelay, Natives, SecretSource } from "../executor/index";
 import type { Executor, ToolResult } from "../executor/schema";
 import type { GuardSettings } from "./settings";
 
@@ -34,13 +34,14 @@ export async function runAndSettle(
   args: Record<string, unknown>,
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
+  relay?: CallRelay,
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
   const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, arguments: args };
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, ...(relay ? { relay } : {}) });
   } catch (error) {
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;

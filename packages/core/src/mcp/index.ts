@@ -2,7 +2,11 @@ import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErro
 import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
 import { answerOwnQuestion } from "../question/answer";
 import { ASK_USER, AskUserArguments } from "../question/schema";
-import { askTheUser, canAskItsUser, questionAnswered, userReply } from "./ask";
+import { askingRoute, askTheUser, formReply, questionAnswered, questionForm, userReply } from "./ask";
+import type { AskingRoute, UserReply } from "./ask";
+import { getMcpClient, putMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
+import type { CallRelay } from "../executor/relay";
+import { clientRelay, declaredClient, keepReplies, once, repliesIn } from "./relay";
 import * as z from "zod";
 import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
@@ -10,7 +14,8 @@ import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error
 import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { CALL_TOOL } from "../search/meta-tools";
-import { completed, refused, waiting } from "./results";
+import { completed, notAnswered, refused, waiting } from "./results";
+import type { WaitingCall } from "./results";
 import type { McpSettings } from "./schema";
 import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknownTask } from "./tasks";
 import { StaleCursorError, toolsPage } from "./tools";
@@ -46,25 +51,46 @@ async function listTools({ deps, agent, settings }: McpCaller, cursor: string | 
 }
 
 /**
- * An ask_user call sent again with its user's answer (2026-07-28's input round trip): the answer is recorded as the
- * call's result and returned. No usable reply, or an answer the question does not take, asks again; a question
- * answered already (a retry, or an operator first) returns how it ended.
+ * What a user's reply to a question makes of the call: its result once the answer is recorded, or undefined to ask
+ * again (no usable reply, or an answer the question does not take). A question answered already (a retry, or an
+ * operator first) returns how it ended.
  */
-async function resumeQuestion({ deps, agent }: McpRequest, callId: string, args: Record<string, unknown>, responses: Record<string, unknown> | undefined) {
-  const askAgain = () => askTheUser(deps.seal, callId, agent.id, AskUserArguments.parse(args));
-  const reply = userReply(responses);
-  if (!reply) return askAgain();
+async function settleQuestion({ deps, agent }: McpRequest, callId: string, reply: UserReply | undefined): Promise<CallToolResult | undefined> {
+  if (!reply) return undefined;
   try {
     const record = await answerOwnQuestion(deps, agent.id, callId, reply, new Date());
     return completed(callId, record.result!);
   } catch (error) {
-    if (error instanceof ToolgateError && error.code === "invalid_answer") return askAgain();
+    if (error instanceof ToolgateError && error.code === "invalid_answer") return undefined;
     if (error instanceof ToolgateError && error.code === "not_awaiting_answer") {
       const record = await Call.get(deps.db, agent.id, callId);
       return record.result ? completed(callId, record.result) : refused(error);
     }
     if (error instanceof ToolgateError) return refused(error);
     throw error;
+  }
+}
+
+/** An ask_user call sent again with its user's answer (2026-07-28's input round trip). */
+async function resumeQuestion(caller: McpRequest, callId: string, args: Record<string, unknown>, responses: Record<string, unknown> | undefined) {
+  return (await settleQuestion(caller, callId, userReply(responses))) ?? askTheUser(caller.deps.seal, callId, caller.agent.id, AskUserArguments.parse(args));
+}
+
+/**
+ * An ask_user call of a 2025-era client on a streaming response: the form is put to the client on the call's own
+ * response until its user gives an answer the question takes. Past the question's deadline, or if the client cannot
+ * be asked after all, the call answers as a waiting one (the question lapses at its deadline).
+ */
+async function askOverStream(caller: McpRequest, relay: CallRelay, waiting: WaitingCall, asked: AskUserArguments): Promise<CallToolResult> {
+  const signal = AbortSignal.timeout(Math.max(0, Date.parse(waiting.body.deadline) - Date.now()));
+  try {
+    for (;;) {
+      const settled = await settleQuestion(caller, waiting.body.callId, formReply(await relay.request("elicitation/create", questionForm(asked), signal)));
+      if (settled) return settled;
+    }
+  } catch (error) {
+    if (error instanceof ToolgateError || error instanceof StoreUnavailableError) throw error;
+    return notAnswered(caller.agent.id, waiting, error instanceof Error && !signal.aborted ? error.message : undefined);
   }
 }
 
@@ -76,16 +102,26 @@ class TaskCreated extends Error {
 }
 
 /**
+ * How one tools/call is served: as a task when waiting (the client declared the Tasks extension); with what happens
+ * during it relayed to the client; and, for ask_user, how the client's user is asked, if it can be.
+ */
+type CallMode = { tasks: boolean; relay: CallRelay; asks?: AskingRoute };
+
+/**
  * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says
  * (but a name call_tool was given is the model's mistake to correct, an isError result).
  * A call that waits for an operator (an approval, an answer) becomes a task when the client declared the extension, else an isError answer.
  */
-async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, tasks: boolean, askItsUser = false): Promise<CallToolResult | InputRequiredResult> {
+async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, { tasks, relay, asks }: CallMode): Promise<CallToolResult | InputRequiredResult> {
   const { deps, agent } = caller;
   try {
-    const response = await guardedCall(deps, agent, { tool: name, arguments: args }, askItsUser ? { askedOf: "user" } : {});
+    const response = await guardedCall(deps, agent, { tool: name, arguments: args }, { relay, ...(asks ? { askedOf: "user" as const } : {}) });
     if (response.status === 200) return completed(response.body.callId, response.body.result);
-    if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") return askTheUser(deps.seal, response.body.callId, agent.id, AskUserArguments.parse(args));
+    if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") {
+      const asked = AskUserArguments.parse(args);
+      const waiting = response as WaitingCall;
+      return asks === "stream" ? await askOverStream(caller, relay, waiting, asked) : askTheUser(deps.seal, response.body.callId, agent.id, asked);
+    }
     if (tasks && response.body.status !== "authorized") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
@@ -144,19 +180,30 @@ function serveTasks(server: Server, caller: McpCaller) {
   });
 }
 
+/** A 2025-era client's log level, kept for its later requests (each is served afresh). */
+const LogLevelParams = z.looseObject({ level: z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) });
+
 function serverFor(caller: McpRequest): Server {
+  const { deps, agent, settings } = caller;
   const server = new TaskAwareServer(SERVER_INFO, {
-    capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
     cacheHints: { "tools/list": { ttlMs: caller.settings.listTtlMs, cacheScope: "private" } },
   });
   server.setRequestHandler("tools/list", (request) => listTools(caller, request.params?.cursor));
-  server.setRequestHandler("tools/call", (request, ctx) => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
-    if (name !== ASK_USER) return callTool(caller, name, args, declaresTasks(ctx.mcpReq.envelope));
-    const answered = questionAnswered(caller.deps.seal, ctx.mcpReq.requestState(), caller.agent.id);
+    const client = once(() => getMcpClient(deps.db, agent.id));
+    const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
+    const tasks = declaresTasks(ctx.mcpReq.envelope);
+    if (name !== ASK_USER) return callTool(caller, name, args, { tasks, relay });
+    const answered = questionAnswered(deps.seal, ctx.mcpReq.requestState(), agent.id);
     if (answered) return resumeQuestion(caller, answered, args, ctx.mcpReq.inputResponses);
-    return callTool(caller, name, args, declaresTasks(ctx.mcpReq.envelope), canAskItsUser(ctx.mcpReq.envelope));
+    return callTool(caller, name, args, { tasks, relay, asks: await askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
+  });
+  server.setRequestHandler("logging/setLevel", { params: LogLevelParams }, async ({ level }) => {
+    await setMcpClientLogLevel(deps.db, agent.id, level);
+    return {};
   });
   serveTasks(server, caller);
   return server;
@@ -168,15 +215,32 @@ const callerOf = (context: McpRequestContext): McpRequest => {
   return caller;
 };
 
+/** How long a 2025-era client's handshake is kept for its later requests: a client reconnecting declares itself again. */
+const CLIENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+const HandshakeParams = z.looseObject({ protocolVersion: z.string().max(100), capabilities: z.record(z.string(), z.unknown()).optional() });
+
+/** A 2025-era initialize request's params (2026-07-28 clients declare themselves on every request instead). */
+function legacyHandshake(body: unknown) {
+  const message = body as { method?: unknown; params?: unknown } | null;
+  if (message?.method !== "initialize") return undefined;
+  const params = HandshakeParams.safeParse(message.params);
+  return params.success ? params.data : undefined;
+}
+
 const logError = (error: Error) => console.error(JSON.stringify({ level: "error", area: "mcp", error: error.message }));
 
 let handler: McpHttpHandler | undefined;
 
-/** One handler per process; nothing in it outlives a request, so any instance serves any request (stateless, both eras). */
+/**
+ * One handler per process; nothing in it outlives a request, so any instance serves any request (stateless, both
+ * eras). A response is one JSON body unless the call sends something before its result (progress, a log message, a
+ * request to the client), which makes it a stream.
+ */
 const mcpHandler = () =>
   (handler ??= createMcpHandler((context) => serverFor(callerOf(context)), {
     legacy: "stateless",
-    responseMode: "json",
+    responseMode: "auto",
     maxRequestBodySize: MAX_REQUEST_BYTES,
     onerror: logError,
   }));
@@ -191,6 +255,13 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
   const ownHost = new URL(request.url).hostname;
   const rejected = originValidationResponse(request, [ownHost, ...caller.settings.allowedOrigins]);
   if (rejected) return rejected;
+  const replies = repliesIn(parsedBody);
+  if (replies) {
+    await keepReplies(caller.deps.db, caller.agent.id, replies);
+    return new Response(null, { status: 202 });
+  }
+  const handshake = legacyHandshake(parsedBody);
+  if (handshake) await putMcpClient(caller.deps.db, caller.agent.id, declaredClient(handshake), Date.now() + CLIENT_KEPT_MS);
   const served: McpRequest = { ...caller };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
   const response = await mcpHandler().fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });

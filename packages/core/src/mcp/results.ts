@@ -44,8 +44,18 @@ export function refused(error: ToolgateError): CallToolResult {
   return refusalResult(error.message, meta);
 }
 
+export type WaitingCall = Extract<GuardedCallResponse, { status: 202 }>;
+
+/** A question put to the agent's own user that got no answer on this call's response: it stays open until its deadline. */
+export function notAnswered(agentId: string, { body: { callId, deadline } }: WaitingCall, why?: string): CallToolResult {
+  return refusalResult(
+    `Your user did not answer your question on this call${why ? ` (${why})` : ""}. It stays open until ${deadline}, when it expires unanswered; read how it ends with GET /agents/${agentId}/calls/${callId}.`,
+    { code: "awaiting_answer", callId, recoverable: true, deadline },
+  );
+}
+
 /** A call the guard did not run now: it waits for an operator's approval or answer, or for the agent's own runtime. Never a success. */
-export function waiting(agentId: string, response: Extract<GuardedCallResponse, { status: 202 }>): CallToolResult {
+export function waiting(agentId: string, response: WaitingCall): CallToolResult {
   const { callId, tool, deadline } = response.body;
   if (response.body.status === "awaiting_answer")
     return refusalResult(

@@ -1,0 +1,72 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import * as z from "zod";
+import type { Db } from "./client";
+import { Keys } from "./keys";
+import { attempt } from "./write";
+
+/** What a 2025-era client declared at its handshake, kept for the stateless requests after it. */
+export const McpClientRecord = z.object({
+  protocolVersion: z.string(),
+  elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(),
+  sampling: z.boolean(),
+  /** The least severe log level it asked for (logging/setLevel); unset, every level is sent. */
+  logLevel: z.string().optional(),
+});
+export type McpClientRecord = z.infer<typeof McpClientRecord>;
+
+/** A reply to a request toolgate sent the client: its JSON-RPC result or error, as it came. */
+export const ClientReply = z.union([
+  z.object({ result: z.record(z.string(), z.unknown()) }),
+  z.object({ error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }) }),
+]);
+export type ClientReply = z.infer<typeof ClientReply>;
+
+const epochSeconds = (ms: number) => Math.floor(ms / 1000);
+
+export async function putMcpClient(db: Db, agentId: string, client: McpClientRecord, expiresAtMs: number): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.mcpClient(agentId), client, expiresAt: epochSeconds(expiresAtMs) } }));
+}
+
+export async function getMcpClient(db: Db, agentId: string): Promise<McpClientRecord | undefined> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId) }));
+  const parsed = McpClientRecord.safeParse(Item?.client);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Sets the log level of the client the agent last connected; a client never seen keeps none. */
+export async function setMcpClientLogLevel(db: Db, agentId: string, logLevel: string): Promise<void> {
+  await attempt(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: Keys.mcpClient(agentId),
+        UpdateExpression: "SET #client.logLevel = :level",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#client": "client" },
+        ExpressionAttributeValues: { ":level": logLevel },
+      }),
+    ),
+  );
+}
+
+/** Keeps the first reply to a request; a second one (a client retrying its POST) changes nothing. */
+export async function putClientReply(db: Db, agentId: string, requestId: string, reply: ClientReply, expiresAtMs: number): Promise<void> {
+  await attempt(() =>
+    db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...Keys.clientReply(agentId, requestId), reply, expiresAt: epochSeconds(expiresAtMs) },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    ),
+  );
+}
+
+/** The reply, once it is there, taken out of the store (read consistently, then deleted). */
+export async function takeClientReply(db: Db, agentId: string, requestId: string): Promise<ClientReply | undefined> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.clientReply(agentId, requestId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: Keys.clientReply(agentId, requestId) }));
+  const parsed = ClientReply.safeParse(Item.reply);
+  return parsed.success ? parsed.data : { error: { code: -32603, message: "The client's reply could not be read." } };
+}

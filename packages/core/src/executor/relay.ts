@@ -1,0 +1,29 @@
+/**
+ * What a running call may carry back to the agent's MCP client while it runs, for an executor that speaks MCP: its
+ * progress, its log messages, and the requests its server puts to the client (a question for the user, a sampling
+ * request). A call with no client to carry them to (REST, or a client that cannot take them) has no relay.
+ */
+export interface CallRelay {
+  /** Whether the agent's request asked for progress (it carried a progressToken). */
+  readonly wantsProgress: boolean;
+  progress(params: { progress: number; total?: number; message?: string }): Promise<void>;
+  log(params: { level: string; logger?: string; data?: unknown }): Promise<void>;
+  /** Puts the request to the agent's client and resolves with its answer; refuses (a RelayRefusal) what the client cannot take. */
+  request(method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+export type RelayedRequest = "elicitation/create" | "sampling/createMessage";
+
+/** A request toolgate cannot carry to the agent's client; the server that sent it gets this as its JSON-RPC error. */
+export class RelayRefusal extends Error {
+  readonly code = -32600;
+}
+
+const REFUSALS: Record<RelayedRequest, string> = {
+  "elicitation/create":
+    "toolgate cannot put this question to anyone: the agent's client cannot be asked during this call (it came over REST, or from an MCP client that does not declare elicitation, or whose responses do not stream).",
+  "sampling/createMessage":
+    "toolgate cannot relay this sampling request: only a 2025-era MCP client that declares sampling, on a streaming response, takes one (sampling is deprecated in MCP 2026-07-28).",
+};
+
+export const cannotRelay = (method: RelayedRequest, detail?: string) => new RelayRefusal(detail ? `${REFUSALS[method]} ${detail}` : REFUSALS[method]);

@@ -1,0 +1,137 @@
+import { randomUUID } from "node:crypto";
+import { LOG_LEVEL_META_KEY, ProtocolError } from "@modelcontextprotocol/server";
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { putClientReply, takeClientReply } from "../dynamo/mcp-clients";
+import type { ClientReply, McpClientRecord } from "../dynamo/mcp-clients";
+import type { Db } from "../dynamo/client";
+import { cannotRelay } from "../executor/relay";
+import type { CallRelay, RelayedRequest } from "../executor/relay";
+
+const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** The ids of requests toolgate sends an agent's client: its replies to them are toolgate's, not the SDK's. */
+const REQUEST_ID_PREFIX = "toolgate-";
+/** How often a call waiting on its client's reply looks in the store, for a reply that reached another instance. */
+const POLL_MS = 500;
+/** How long a reply nobody collects stays in the store. */
+const REPLY_TTL_MS = 60 * 60 * 1000;
+
+/** Calls of this process waiting on a reply, woken as soon as it reaches this process. */
+const waiting = new Map<string, () => void>();
+const waiterKey = (agentId: string, requestId: string) => `${agentId} ${requestId}`;
+
+const nextLook = (agentId: string, requestId: string, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const key = waiterKey(agentId, requestId);
+    const wake = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", wake);
+      if (waiting.get(key) === wake) waiting.delete(key);
+      resolve();
+    };
+    const timer = setTimeout(wake, POLL_MS);
+    waiting.set(key, wake);
+    signal.addEventListener("abort", wake, { once: true });
+  });
+
+/** The client's reply to one request, wherever it was received: looked for in the store until it is there or the signal aborts. */
+async function replyTo(db: Db, agentId: string, requestId: string, signal: AbortSignal): Promise<ClientReply> {
+  for (;;) {
+    const reply = await takeClientReply(db, agentId, requestId);
+    if (reply) return reply;
+    signal.throwIfAborted();
+    await nextLook(agentId, requestId, signal);
+  }
+}
+
+type JsonRpcReply = { jsonrpc: "2.0"; id: string; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+
+const isReplyToToolgate = (message: unknown): message is JsonRpcReply => {
+  const candidate = message as Partial<JsonRpcReply> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.id === "string" &&
+    candidate.id.startsWith(REQUEST_ID_PREFIX) &&
+    ("result" in candidate || "error" in candidate) &&
+    !("method" in candidate)
+  );
+};
+
+/** The replies a POST carries when it is nothing but replies to requests toolgate sent (a 2025-era client answering on a new POST). */
+export function repliesIn(body: unknown): JsonRpcReply[] | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every(isReplyToToolgate) ? messages : undefined;
+}
+
+/** Keeps each reply for the call waiting on it, on this instance or another, and wakes it here if it is here. */
+export async function keepReplies(db: Db, agentId: string, replies: JsonRpcReply[]): Promise<void> {
+  for (const { id, result, error } of replies) {
+    const reply: ClientReply = error ? { error } : { result: result ?? {} };
+    await putClientReply(db, agentId, id, reply, Date.now() + REPLY_TTL_MS);
+    waiting.get(waiterKey(agentId, id))?.();
+  }
+}
+
+/** What the client must have declared to take a request: its sampling, or its elicitation in the request's mode. */
+function takes(client: McpClientRecord | undefined, method: RelayedRequest, params: Record<string, unknown>) {
+  if (method === "sampling/createMessage") return client?.sampling === true;
+  return params.mode === "url" ? client?.elicitation?.url === true : client?.elicitation?.form === true;
+}
+
+export type RelayContext = {
+  db: Db;
+  agentId: string;
+  /** The tools/call's own server instance, connected to its response's transport. */
+  server: Server;
+  ctx: ServerContext;
+  /** Whether this deployment's responses reach the client as they are written (npm start), rather than whole at the end. */
+  streams: boolean;
+  /** The agent's 2025-era client as it declared itself, read once per call and only when needed. */
+  client: () => Promise<McpClientRecord | undefined>;
+};
+
+/**
+ * The relay of one tools/call to the agent's client on its response: progress when the request carried a
+ * progressToken; log messages at or above the client's level (a 2025-era client's logging/setLevel, a 2026-07-28
+ * request's own level; none without one); and, to a 2025-era client that declared it, on a streaming response, the
+ * upstream's questions and sampling requests, whose replies come back on another POST, matched through the store.
+ */
+export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): CallRelay {
+  const modern = ctx.mcpReq.envelope !== undefined;
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  const logThreshold = async () => (modern ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as string | undefined) : ((await client())?.logLevel ?? LOG_LEVELS[0]));
+  return {
+    wantsProgress: progressToken !== undefined,
+    progress: async (params) => {
+      if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params, progressToken } });
+    },
+    log: async (params) => {
+      const threshold = await logThreshold();
+      if (threshold === undefined || LOG_LEVELS.indexOf(params.level) < LOG_LEVELS.indexOf(threshold)) return;
+      await ctx.mcpReq.notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
+    },
+    request: async (method, params, signal) => {
+      if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
+      if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
+      if (!takes(await client(), method, params)) throw cannotRelay(method);
+      const id = `${REQUEST_ID_PREFIX}${randomUUID()}`;
+      await server.transport!.send({ jsonrpc: "2.0", id, method, params }, { relatedRequestId: ctx.mcpReq.id });
+      const reply = await replyTo(db, agentId, id, AbortSignal.any([signal, ctx.mcpReq.signal]));
+      if ("error" in reply) throw new ProtocolError(reply.error.code, reply.error.message, reply.error.data);
+      return reply.result;
+    },
+  };
+}
+
+/** A client's handshake as kept for its later requests: a 2025-06-18 `elicitation: {}` means forms. */
+export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): McpClientRecord {
+  const elicitation = params.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  const modes = elicitation && { form: elicitation.form !== undefined || elicitation.url === undefined, url: elicitation.url !== undefined };
+  return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
+}
+
+/** The value of `read`, read the first time it is asked for and then kept. */
+export function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= read());
+}
