@@ -103,7 +103,9 @@ const ENUMS_FORM = {
   },
 };
 
-type Handler = (args: Record<string, unknown>, ctx: ServerContext, server: Server) => Promise<CallToolResult>;
+export type Handler = (args: Record<string, unknown>, ctx: ServerContext, server: Server) => Promise<CallToolResult>;
+/** A tool a test adds to the conformance ones. */
+export type ExtraTool = { tool: Tool; handler: Handler };
 
 /** Pauses the scenarios ask for between notifications, so a client sees them arrive during the call, not at its end. */
 const PAUSE_MS = 50;
@@ -171,11 +173,11 @@ const HANDLERS: Record<string, Handler> = {
   json_schema_2020_12_tool: async (args) => text(`Received ${JSON.stringify(args)}`),
 };
 
-function conformanceServer(): Server {
+function conformanceServer(extra: ExtraTool[]): Server {
   const server = new Server({ name: "conformance-upstream", version: "1.0.0" }, { capabilities: { tools: {}, logging: {} } });
-  server.setRequestHandler("tools/list", async () => ({ tools: CONFORMANCE_TOOLS }));
+  server.setRequestHandler("tools/list", async () => ({ tools: [...CONFORMANCE_TOOLS, ...extra.map((added) => added.tool)] }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const handler = HANDLERS[request.params.name];
+    const handler = HANDLERS[request.params.name] ?? extra.find((added) => added.tool.name === request.params.name)?.handler;
     if (!handler) return failure(`Unknown tool: ${request.params.name}`);
     return handler(request.params.arguments ?? {}, ctx, server);
   });
@@ -186,7 +188,7 @@ function conformanceServer(): Server {
 export type ConformanceUpstream = { url: string; close(): Promise<void> };
 
 /** The upstream on 127.0.0.1 and a free port, serving MCP at /mcp, a session per client that initializes. */
-export async function startConformanceUpstream(): Promise<ConformanceUpstream> {
+export async function startConformanceUpstream(extra: ExtraTool[] = []): Promise<ConformanceUpstream> {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   async function handle(request: Request): Promise<Response> {
@@ -200,7 +202,7 @@ export async function startConformanceUpstream(): Promise<ConformanceUpstream> {
       onsessioninitialized: (id) => void sessions.set(id, transport),
       onsessionclosed: (id) => void sessions.delete(id),
     });
-    await conformanceServer().connect(transport);
+    await conformanceServer(extra).connect(transport);
     return transport.handleRequest(request);
   }
 

@@ -7,6 +7,7 @@ import type { AskingRoute, UserReply } from "./ask";
 import { getMcpClient, putMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
 import type { CallRelay } from "../executor/relay";
 import { clientRelay, declaredClient, keepReplies, once, repliesIn } from "./relay";
+import type { ClientRelay } from "./relay";
 import * as z from "zod";
 import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
@@ -105,7 +106,7 @@ class TaskCreated extends Error {
  * How one tools/call is served: as a task when waiting (the client declared the Tasks extension); with what happens
  * during it relayed to the client; and, for ask_user, how the client's user is asked, if it can be.
  */
-type CallMode = { tasks: boolean; relay: CallRelay; asks?: AskingRoute };
+type CallMode = { tasks: boolean; relay: ClientRelay; asks?: AskingRoute };
 
 /**
  * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says
@@ -116,6 +117,7 @@ async function callTool(caller: McpRequest, name: string, args: Record<string, u
   const { deps, agent } = caller;
   try {
     const response = await guardedCall(deps, agent, { tool: name, arguments: args }, { relay, ...(asks ? { askedOf: "user" as const } : {}) });
+    await relay.settled();
     if (response.status === 200) return completed(response.body.callId, response.body.result);
     if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") {
       const asked = AskUserArguments.parse(args);

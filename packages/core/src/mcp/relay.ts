@@ -78,6 +78,9 @@ function takes(client: McpClientRecord | undefined, method: RelayedRequest, para
   return params.mode === "url" ? client?.elicitation?.url === true : client?.elicitation?.form === true;
 }
 
+/** A relay that can say when everything it was given to send has gone out (before the call's result goes). */
+export type ClientRelay = CallRelay & { settled(): Promise<void> };
+
 export type RelayContext = {
   db: Db;
   agentId: string;
@@ -96,20 +99,26 @@ export type RelayContext = {
  * request's own level; none without one); and, to a 2025-era client that declared it, on a streaming response, the
  * upstream's questions and sampling requests, whose replies come back on another POST, matched through the store.
  */
-export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): CallRelay {
+export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): ClientRelay {
   const modern = ctx.mcpReq.envelope !== undefined;
   const progressToken = ctx.mcpReq._meta?.progressToken;
   const logThreshold = async () => (modern ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as string | undefined) : ((await client())?.logLevel ?? LOG_LEVELS[0]));
+  /** Notifications go out one after another, in the order they came, and all before the call's result. */
+  let sent = Promise.resolve();
+  const inOrder = (send: () => Promise<void>) => (sent = sent.then(send).catch(() => {}));
   return {
     wantsProgress: progressToken !== undefined,
-    progress: async (params) => {
-      if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params, progressToken } });
-    },
-    log: async (params) => {
-      const threshold = await logThreshold();
-      if (threshold === undefined || LOG_LEVELS.indexOf(params.level) < LOG_LEVELS.indexOf(threshold)) return;
-      await ctx.mcpReq.notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
-    },
+    progress: (params) =>
+      inOrder(async () => {
+        if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params, progressToken } });
+      }),
+    log: (params) =>
+      inOrder(async () => {
+        const threshold = await logThreshold();
+        if (threshold === undefined || LOG_LEVELS.indexOf(params.level) < LOG_LEVELS.indexOf(threshold)) return;
+        await ctx.mcpReq.notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
+      }),
+    settled: () => sent,
     request: async (method, params, signal) => {
       if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
       if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
