@@ -9,7 +9,7 @@ import { serveToolgate } from "../support/http-server";
 import type { ServedToolgate } from "../support/http-server";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
-import { agentWithGroups, putGroup, secondInstance, unique } from "./helpers";
+import { agentWithGroups, createAgent, createRole, eventually, putGroup, secondInstance, unique } from "./helpers";
 
 /** A module tool that needs a secret from the user: it sends them to a URL (URL-mode elicitation), never asks for the secret in a form. */
 const CONNECT_ACCOUNT: ExtraTool = {
@@ -159,4 +159,57 @@ test("sampling - a module's sampling request reaches a 2025-era client that decl
   const refused = (await plain.client.callTool({ name: "test_sampling", arguments: { prompt: "Capital of France?" } })) as CallToolResult;
   expect(refused.isError).toBe(true);
   expect(textOf(refused)).toContain("toolgate cannot relay this sampling request");
+});
+
+type Queued = { callId: string; agentId: string; tool: string; askedFor?: string; arguments: { question: string; form?: Record<string, unknown> } };
+
+/** The question a module's call put in the operators' queue, once it is there. */
+const queuedFor = (agentId: string) =>
+  eventually(
+    async () => ((await questionsQueue()) as Queued[]).find((queued) => queued.agentId === agentId),
+    (queued) => queued !== undefined,
+  ) as Promise<Queued>;
+
+test("a module's question an agent's client cannot take goes to the operators' queue, announced with its form; an answer that does not fill the form is refused, and the answer reaches the module", async () => {
+  const { agent, token } = await agentWithGroups(request, [group]);
+  const call = request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: "test_elicitation", arguments: { message: "Who should own the release?" } } });
+
+  const queued = await queuedFor(agent.id);
+  expect(queued).toMatchObject({ tool: "ask_user", arguments: { question: "Who should own the release?", form: { properties: { username: {}, email: {} } } } });
+  expect(events.of("question.asked").find((asked) => asked.callId === queued.callId)).toMatchObject({ askedFor: queued.askedFor, form: { type: "object" } });
+
+  const wrong = await request("POST", `/calls/${queued.callId}/answer`, { body: { answer: "ada" } });
+  expect(wrong.status).toBe(400);
+  expect(wrong.body.error).toBe("invalid_answer");
+  const incomplete = await request("POST", `/calls/${queued.callId}/answer`, { body: { content: { username: "ada" } } });
+  expect(incomplete.status).toBe(400);
+  expect(incomplete.body.message).toContain("email");
+  const answered = await request("POST", `/calls/${queued.callId}/answer`, { body: { content: { username: "ada", email: "ada@example.com" } } });
+  expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+
+  const ran = await call;
+  expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+  expect(ran.body.callId).toBe(queued.askedFor);
+  expect(JSON.parse(ran.body.result.content.replace(/^User response: action=accept, content=/, ""))).toEqual({ username: "ada", email: "ada@example.com" });
+});
+
+test("a role whose questions go to the operators puts a module's questions to them, not to its agents' users; a question whose call ends first is withdrawn", async () => {
+  const role = await createRole(request, { name: unique("unattended"), toolGroups: [group], questions: "operator" });
+  const { agent, token } = await createAgent(request, role.id);
+  const user = await connect(token, { elicitation: {} }, [{ action: "accept", content: { username: "not-asked", email: "no@example.com" } }]);
+  const call = user.client.callTool({ name: "test_elicitation", arguments: { message: "Who?" } });
+  const queued = await queuedFor(agent.id);
+  await request("POST", `/calls/${queued.callId}/answer`, { body: { action: "decline" } });
+  expect(textOf(await call)).toBe("User response: action=decline, content={}");
+  expect(user.asked).toEqual([]);
+
+  const hurried = unique("hurried");
+  await putGroup(request, hurried, { description: "The same module, with little time for a person", executor: { type: "mcp", url: upstream.url, toolPrefix: "quick", timeoutMs: 1_500 } });
+  const rushed = await agentWithGroups(request, [hurried]);
+  const timedOut = request("POST", `/agents/${rushed.agent.id}/calls`, { token: rushed.token, body: { tool: "quick_test_elicitation", arguments: { message: "Quick?" } } });
+  expect((await timedOut).body.error).toBe("tool_timeout");
+  const questions = async () => (await request("GET", `/agents/${rushed.agent.id}/calls?tool=ask_user`)).body.calls as Array<Record<string, unknown>>;
+  const [withdrawn] = await eventually(questions, (asked) => asked.length === 1 && asked[0]!.status !== "awaiting_answer");
+  expect(withdrawn).toMatchObject({ status: "cancelled", error: { code: "question_withdrawn" } });
+  expect((await questionsQueue()).filter((queued) => queued.agentId === rushed.agent.id)).toEqual([]);
 });

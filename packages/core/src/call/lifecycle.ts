@@ -88,6 +88,12 @@ export const transitions = {
     return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "completed", answeredBy: by, result, ...finished(record, now) } };
   },
 
+  /** A module's question whose call ended before anyone answered it: nobody is waiting for the answer any more. */
+  withdrawn(record: CallRecord, now: Date): Transition {
+    const error = { code: "question_withdrawn", message: "The call that asked this question ended before it was answered, so the question was withdrawn." };
+    return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "cancelled", error, ...finished(record, now) } };
+  },
+
   reported(record: CallRecord, result: StoredResult, now: Date): Transition {
     return { from: "authorized", to: { ...withoutDeadline(record), status: result.type === "error" ? "error" : "completed", result, ...finished(record, now) } };
   },

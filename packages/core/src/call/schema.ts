@@ -81,6 +81,8 @@ export const CallRecord = z.object({
   answeredBy: z.string().optional(),
   /** Who a question (ask_user) is put to: the agent's own user through its MCP client, else (absent) an operator. */
   askedOf: z.literal("user").optional(),
+  /** A module's question: the call during which the module (an MCP server) asked it. */
+  askedFor: z.string().optional(),
   deniedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   startedAt: z.string(),

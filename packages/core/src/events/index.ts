@@ -1,6 +1,7 @@
 import type { Agent } from "../agent/schema";
 import type { CallRecord } from "../call/schema";
 import type { Role } from "../role/schema";
+import type { Question } from "../question/schema";
 import { callChanges } from "../dynamo/stream";
 import type { CallChange, StreamRecord } from "../dynamo/stream";
 import { linkedBus } from "../environment";
@@ -38,13 +39,11 @@ export function awaitingConfirmation(record: CallRecord): ToolgateEvent | undefi
 }
 
 /** question.asked for an ask_user call just written as awaiting an answer, with its question and options as asked. */
-export function questionAsked(record: CallRecord, asked: { question: string; options?: string[] | undefined; multiple: boolean }): ToolgateEvent | undefined {
+export function questionAsked(record: CallRecord, asked: Question): ToolgateEvent | undefined {
   if (record.status !== "awaiting_answer" || !record.deadline) return undefined;
   const { callId, agentId, roleId, startedAt, deadline } = record;
-  return {
-    type: ToolgateEventType.QuestionAsked,
-    detail: { callId, agentId, roleId, question: asked.question, ...(asked.options ? { options: asked.options } : {}), multiple: asked.multiple, startedAt, deadline, answer: `/calls/${callId}/answer` },
-  };
+  const choices = "form" in asked ? { multiple: false, form: asked.form, askedFor: asked.askedFor } : { ...(asked.options ? { options: asked.options } : {}), multiple: asked.multiple };
+  return { type: ToolgateEventType.QuestionAsked, detail: { callId, agentId, roleId, question: asked.question, ...choices, startedAt, deadline, answer: `/calls/${callId}/answer` } };
 }
 
 /** call.settled for every call a committed write moved into a settled status (from the table's stream, so after commit). */

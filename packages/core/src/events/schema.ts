@@ -17,7 +17,10 @@ export const AwaitingConfirmation = z.object({
 });
 export type AwaitingConfirmation = z.infer<typeof AwaitingConfirmation>;
 
-/** An agent's question (ask_user) waiting for a person: what to ask, the answers to choose from, and where to answer it. */
+/**
+ * A question waiting for a person: an agent's (ask_user: the answers to choose from) or a module's during a call (its
+ * form, `askedFor` the call), what to ask, and where to answer it.
+ */
 export const QuestionAsked = z.object({
   callId: z.string(),
   agentId: z.string(),
@@ -25,6 +28,9 @@ export const QuestionAsked = z.object({
   question: z.string(),
   options: z.array(z.string()).optional(),
   multiple: z.boolean(),
+  /** A module's form (MCP elicitation's requestedSchema): answered with `content`, a value per field. */
+  form: z.record(z.string(), z.unknown()).optional(),
+  askedFor: z.string().optional(),
   startedAt: z.string(),
   deadline: z.string(),
   /** Where an operator (or a chat bot on the bus, with the admin token) answers it, relative to toolgate's URL. */

@@ -2,7 +2,7 @@ import type { ToolInfo } from "../tool/tool";
 import { executorError } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
-import type { CallRelay } from "./relay";
+import type { CallPeople } from "./relay";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
 import type { Executor, McpExecutor, ToolResult } from "./schema";
@@ -19,9 +19,9 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 
 export type Natives = ReadonlyMap<string, ToolInfo>;
 
-/** `relay`: where what an MCP module sends during the call goes (the agent's MCP client), when there is one. */
-export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource; relay?: CallRelay };
-export type { CallRelay, RelayedRequest } from "./relay";
+/** `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators). */
+export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource; people?: CallPeople };
+export type { CallPeople, CallRelay, OperatorQuestions, RelayedRequest } from "./relay";
 
 export { timedOut } from "./timeout";
 
@@ -38,7 +38,7 @@ async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number
 }
 
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.relay);
+  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people);
 
 /**
  * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate).

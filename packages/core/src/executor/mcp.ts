@@ -9,8 +9,8 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
-import { cannotRelay } from "./relay";
-import type { CallRelay, RelayedRequest } from "./relay";
+import { cannotRelay, RelayRefusal } from "./relay";
+import type { CallPeople, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -25,7 +25,7 @@ const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 /** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
-type RelayScope = { relay?: CallRelay; secrets: string[] };
+type RelayScope = CallPeople & { secrets: string[] };
 
 /**
  * The call an upstream's request or log message belongs to. A connection serves many calls at once; what a server
@@ -35,10 +35,23 @@ type RelayScope = { relay?: CallRelay; secrets: string[] };
  */
 const relays = new AsyncLocalStorage<RelayScope>();
 
-/** A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the executor's secrets). */
+/**
+ * A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the
+ * executor's secrets). A question in a form the agent's client cannot take goes to the operators (first, when the
+ * role says so); a question for a secret (URL mode) only ever to the agent's client.
+ */
 async function relayed(scope: RelayScope | undefined, method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) {
-  if (!scope?.relay) throw cannotRelay(method);
-  return scrubSecrets(await scope.relay.request(method, scrubSecrets(params, scope.secrets), signal), scope.secrets);
+  if (!scope) throw cannotRelay(method);
+  const asked = scrubSecrets(params, scope.secrets);
+  const operators = method === "elicitation/create" && params.mode !== "url" ? scope.operators : undefined;
+  const toOperators = async () => (operators ? await operators(asked, signal) : undefined) ?? Promise.reject(cannotRelay(method));
+  if (!scope.relay || (operators && scope.operatorsFirst)) return toOperators();
+  try {
+    return scrubSecrets(await scope.relay.request(method, asked, signal), scope.secrets);
+  } catch (error) {
+    if (error instanceof RelayRefusal && operators) return toOperators();
+    throw error;
+  }
 }
 
 function relaying(client: Client) {
@@ -179,15 +192,16 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
 }
 
 /**
- * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). With a relay,
- * what the server sends during the call (progress when the agent asked for it, log messages, questions, sampling
- * requests) reaches the agent's client.
+ * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). What the server
+ * sends during the call reaches people: progress when the agent asked for it, log messages, questions and sampling
+ * requests to the agent's client (its relay), questions it cannot take to the operators.
  */
-export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, relay?: CallRelay): Promise<ToolResult> {
+export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, people: CallPeople = {}): Promise<ToolResult> {
+  const { relay } = people;
   const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (client, signal, secrets) => {
     const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress).catch(() => {}) : undefined;
     const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
-    return relays.run({ relay, secrets }, () => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }));
+    return relays.run({ ...people, secrets }, () => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }));
   });
   return toolResult(value as CallToolResult, context);
 }

@@ -14,6 +14,16 @@ export interface CallRelay {
 
 export type RelayedRequest = "elicitation/create" | "sampling/createMessage";
 
+/**
+ * Where a module's question (a form, never a URL) goes when the agent's client cannot take it, or its role sends every
+ * question to the operators: the questions queue. Resolves with the answer (MCP elicitation's result), or undefined
+ * when the form is not one an operator can be asked.
+ */
+export type OperatorQuestions = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown> | undefined>;
+
+/** What a call carries to people: the agent's client, and the operators, asked first when `operatorsFirst`. */
+export type CallPeople = { relay?: CallRelay; operators?: OperatorQuestions; operatorsFirst?: boolean };
+
 /** A request toolgate cannot carry to the agent's client; the server that sent it gets this as its JSON-RPC error. */
 export class RelayRefusal extends Error {
   readonly code = -32600;

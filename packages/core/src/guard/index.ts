@@ -261,7 +261,10 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { status: 202, body: { ...waiting, status: record.status, ...(record.askedOf ? { askedOf: record.askedOf } : {}) } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
-      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, options.relay) };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, {
+        relay: options.relay,
+        questionsToOperators: view.access.role.questions === "operator",
+      }) };
     }
   } catch (error) {
     const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;

@@ -4,9 +4,10 @@ import { uncontended } from "../contention";
 import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { GuardDeps } from "../guard/deps";
 import { pendingArguments } from "../guard/approvals";
+import { describeArgumentErrors, loadArgumentValidator } from "../guard/arguments";
 import { questionError } from "./errors";
-import { AskUserArguments } from "./schema";
-import type { Answered, AnswerInput } from "./schema";
+import { Question } from "./schema";
+import type { Answered, AnswerInput, AskUserArguments, ModuleQuestion } from "./schema";
 
 const notFound = (callId: string) => questionError("question_not_found", `There is no question "${callId}": no ask_user call of that id awaits an answer.`);
 
@@ -21,9 +22,28 @@ const notAwaiting = (record: CallRecord) =>
 
 const quoted = (options: readonly string[]) => options.map((option) => JSON.stringify(option)).join(", ");
 
-/** The answer as the agent receives it, if it fits the question: one of its options (several if `multiple`), or words of one's own. */
-export function answerTo(asked: AskUserArguments, input: AnswerInput): Answered {
+/** A module's form filled in, if every field fits the form (checked as a tool's arguments are, against its schema). */
+async function formAnswer(asked: ModuleQuestion, input: AnswerInput): Promise<Answered> {
   if (input.action === "decline") return input;
+  if (!("content" in input)) throw questionError("invalid_answer", "This question is a module's form: answer it with content, a value for each of its fields.", { form: asked.form });
+  const ajv = await loadArgumentValidator();
+  const check = ajv.compile(asked.form);
+  if (!check(structuredClone(input.content))) {
+    const problems = describeArgumentErrors(check.errors ?? []).map((issue) => `${issue.path} ${issue.message}`);
+    throw questionError("invalid_answer", `The answer does not fill in the form: ${problems.join("; ")}.`, { form: asked.form });
+  }
+  return { action: "accept", content: input.content };
+}
+
+/** The answer as the asker receives it, if it fits the question (an agent's ask_user, or a module's form). */
+export async function answerTo(asked: Question, input: AnswerInput): Promise<Answered> {
+  return "form" in asked ? formAnswer(asked, input) : answerToAgent(asked, input);
+}
+
+/** An agent's question answered: one of its options (several if `multiple`), or words of one's own. */
+function answerToAgent(asked: AskUserArguments, input: AnswerInput): Answered {
+  if (input.action === "decline") return input;
+  if (!("answer" in input)) throw questionError("invalid_answer", "Answer an agent's question with answer: one of its options, or text.");
   const { options, multiple } = asked;
   const chosen = Array.isArray(input.answer) ? input.answer : [input.answer];
   if (!options) {
@@ -44,7 +64,7 @@ async function awaitingQuestion(deps: GuardDeps, callId: string) {
   const record = await getCall(deps.db, pending.agentId, callId);
   if (!record) throw notFound(callId);
   if (record.status !== "awaiting_answer") throw notAwaiting(record);
-  const asked = AskUserArguments.safeParse(pendingArguments(deps, pending));
+  const asked = Question.safeParse(pendingArguments(deps, pending));
   if (!asked.success) throw notFound(callId);
   return { record, asked: asked.data };
 }
@@ -64,12 +84,12 @@ async function recordAnswer(deps: GuardDeps, record: CallRecord, answered: Answe
  */
 export async function answerQuestion(deps: GuardDeps, callId: string, input: AnswerInput, by: string, now: Date): Promise<CallRecord> {
   const { record, asked } = await awaitingQuestion(deps, callId);
-  return recordAnswer(deps, record, answerTo(asked, input), by, now);
+  return recordAnswer(deps, record, await answerTo(asked, input), by, now);
 }
 
 /** The answer of the agent's own user, which its MCP client carried back: for that agent's own question only. */
 export async function answerOwnQuestion(deps: GuardDeps, agentId: string, callId: string, reply: AnswerInput | { action: "cancel" }, now: Date): Promise<CallRecord> {
   const { record, asked } = await awaitingQuestion(deps, callId);
   if (record.agentId !== agentId) throw notFound(callId);
-  return recordAnswer(deps, record, reply.action === "cancel" ? reply : answerTo(asked, reply), "user", now);
+  return recordAnswer(deps, record, reply.action === "cancel" ? reply : await answerTo(asked, reply), "user", now);
 }

@@ -22,14 +22,39 @@ export const AskUserArguments = z.strictObject({
 });
 export type AskUserArguments = z.infer<typeof AskUserArguments>;
 
-const Text = z.string().trim().min(1).max(10_000);
+/**
+ * A question an MCP module asks during a call (an elicitation form) that the agent's client cannot take, put to an
+ * operator: the form as the module gave it (MCP's requestedSchema, a flat object of primitive fields), and the call
+ * it waits in. A question for a secret (URL mode) is never one: it goes to the agent's own client or nowhere.
+ */
+export const ModuleQuestion = z.strictObject({
+  question: z.string().min(1).max(2_000),
+  form: z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.looseObject({})), required: z.array(z.string()).optional() }),
+  askedFor: z.string(),
+});
+export type ModuleQuestion = z.infer<typeof ModuleQuestion>;
 
-/** POST /calls/:callId/answer: an answer (an option, several with `multiple`, or words of one's own), or declining to answer. */
+/** A question as it was put to a person: an agent's (ask_user) or a module's form. */
+export const Question = z.union([AskUserArguments, ModuleQuestion]);
+export type Question = z.infer<typeof Question>;
+
+const Text = z.string().trim().min(1).max(10_000);
+const FieldValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(1_000)).max(100)]);
+
+/**
+ * POST /calls/:callId/answer: an answer (an option, several with `multiple`, or words of one's own), a module's form
+ * filled in (`content`, a value per field), or declining to answer.
+ */
 export const AnswerInput = z.union([
   z.strictObject({ action: z.literal("accept").default("accept"), answer: z.union([Text, z.array(Text).min(1).max(MAX_OPTIONS)]) }),
+  z.strictObject({ action: z.literal("accept").default("accept"), content: z.record(z.string(), FieldValue) }),
   z.strictObject({ action: z.literal("decline") }),
 ]);
 export type AnswerInput = z.infer<typeof AnswerInput>;
 
-/** What the agent receives as ask_user's result: the answer, or that the person declined (MCP elicitation's actions). */
-export type Answered = { action: "accept"; answer: string | string[] } | { action: "decline" } | { action: "cancel" };
+/** What the asker receives: the answer (a module's form: its content), or that the person declined or cancelled (MCP elicitation's actions). */
+export type Answered =
+  | { action: "accept"; answer: string | string[] }
+  | { action: "accept"; content: Record<string, unknown> }
+  | { action: "decline" }
+  | { action: "cancel" };
