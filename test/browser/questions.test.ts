@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startConformanceUpstream } from "../support/conformance-upstream";
+import type { ConformanceUpstream } from "../support/conformance-upstream";
 import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
 import { launchChromium, RESULTS_DIR, stackRequest, tearDown, withPage, signIn as signInAs, loaded } from "./browser";
@@ -14,6 +16,7 @@ describe("questions page in Chromium", () => {
   let stack: LocalProcess;
   let browser: Browser;
   let asker: Issued;
+  let upstream: ConformanceUpstream;
 
   const http = stackRequest(() => stack);
 
@@ -28,12 +31,15 @@ describe("questions page in Chromium", () => {
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true });
     dataDir = await mkdtemp(join(tmpdir(), "toolgate-questions-"));
-    [stack, browser] = await Promise.all([startLocalProcess(dataDir), launchChromium()]);
+    [stack, browser, upstream] = await Promise.all([startLocalProcess(dataDir), launchChromium(), startConformanceUpstream()]);
     const role = await http<{ id: string }>("POST", "/roles", { name: "asker", rolePrompt: "Ask when unsure.", toolGroups: ["console"] });
     asker = (await http<Issued>("POST", "/agents", { roleId: role.body.id, name: "asker-1" })).body;
   });
 
-  afterAll(() => tearDown(browser, stack, dataDir));
+  afterAll(async () => {
+    await upstream?.close();
+    await tearDown(browser, stack, dataDir);
+  });
 
   const questionsTest = (name: string, body: (page: Page) => Promise<void>) => test(name, () => withPage(browser, name, body), 120_000);
 
@@ -72,6 +78,32 @@ describe("questions page in Chromium", () => {
     expect((await resultOf(several)).result?.content).toBe('{"action":"accept","answer":["eu","ap"]}');
     expect((await resultOf(open)).result?.content).toBe('{"action":"accept","answer":"Aurora"}');
     expect((await resultOf(declined)).result?.content).toBe('{"action":"decline"}');
+  });
+
+  questionsTest("questions - a module's question during an unattended agent's call is its form, filled in on the console; the module gets the answer", async (page) => {
+    const module = await http("PUT", "/groups/release-module", { description: "A module that asks who owns a release", executor: { type: "mcp", url: upstream.url, timeoutMs: 120_000 } });
+    expect(module.status, JSON.stringify(module.body)).toBe(201);
+    const role = await http<{ id: string }>("POST", "/roles", { name: "releaser", rolePrompt: "Cut releases.", toolGroups: ["release-module"] });
+    const releaser = (await http<Issued>("POST", "/agents", { roleId: role.body.id, name: "releaser-1" })).body;
+    const call = http<{ result: { content: string } }>("POST", `/agents/${releaser.agent.id}/calls`, { tool: "test_elicitation", arguments: { message: "Who owns this release?" } }, releaser.token);
+    const queued = async () => (await http<{ calls: Array<{ agentId: string }> }>("GET", "/calls?status=awaiting_answer")).body.calls.filter((queued) => queued.agentId === releaser.agent.id);
+    await expect.poll(async () => (await queued()).length, { timeout: 10_000 }).toBe(1);
+
+    await signInAs(page, stack, "/console/questions");
+    await loaded(page);
+    const question = page.locator("li.question", { hasText: "Who owns this release?" });
+    await expect.poll(() => question.count()).toBe(1);
+    expect(await question.textContent()).toContain("the module, during call");
+    await question.getByLabel("email").fill("ada@example.com");
+    await question.getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => question.locator("[data-result]").textContent()).toBe('Fill in "username", or decline the question.');
+    await question.getByLabel("username").fill("ada");
+    await page.screenshot({ path: join(RESULTS_DIR, "questions-module-form.png"), fullPage: true });
+    await question.getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => page.locator("#answered-list").textContent()).toContain("Answered: the agent has your answer.");
+
+    const ran = (await call).body.result.content;
+    expect(JSON.parse(ran.replace("User response: action=accept, content=", ""))).toEqual({ username: "ada", email: "ada@example.com" });
   });
 
   questionsTest("role page - who answers a role's questions is set on its page and saved with it", async (page) => {

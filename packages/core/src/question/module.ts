@@ -26,7 +26,8 @@ const POLL_MS = 1_000;
 
 /** The module's form as a question an operator can answer, if it is one (a form toolgate can check answers against). */
 async function questionOf(asking: CallRecord, request: FormRequest): Promise<ModuleQuestion | undefined> {
-  const question = ModuleQuestion.safeParse({ question: request.message, form: request.requestedSchema, askedFor: asking.callId });
+  const fields = Object.keys((request.requestedSchema?.properties ?? {}) as Record<string, unknown>);
+  const question = ModuleQuestion.safeParse({ question: request.message, form: request.requestedSchema, fields, askedFor: asking.callId });
   if (!question.success) return undefined;
   const ajv = await loadArgumentValidator();
   try {

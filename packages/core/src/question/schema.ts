@@ -30,6 +30,8 @@ export type AskUserArguments = z.infer<typeof AskUserArguments>;
 export const ModuleQuestion = z.strictObject({
   question: z.string().min(1).max(2_000),
   form: z.looseObject({ type: z.literal("object"), properties: z.record(z.string(), z.looseObject({})), required: z.array(z.string()).optional() }),
+  /** The form's fields in the order the module gave them: the stored copy of the form keeps no order. */
+  fields: z.array(z.string()),
   askedFor: z.string(),
 });
 export type ModuleQuestion = z.infer<typeof ModuleQuestion>;

@@ -218,8 +218,9 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
     <section aria-labelledby="questions-title">
       <h1 id="questions-title">Questions</h1>
       <p class="lead">
-        Agents ask a person with ask_user. A question whose agent's user cannot answer it waits here: choose an option or write an answer,
-        or decline it. The agent receives the answer as the result of its call; a question left past its deadline expires.
+        Agents ask a person with ask_user, and modules ask with a form during a call. A question the agent's user cannot answer waits
+        here: choose an option, write an answer or fill in the form, or decline it. The agent (or the module) receives the answer; a
+        question left past its deadline expires.
       </p>
       <div class="toolbar">
         <p id="questions-updated" class="hint" aria-live="off"></p>
