@@ -73,7 +73,7 @@ export const executionDocs = {
   },
   "POST /calls/:callId/deny": { summary: "Deny a call awaiting confirmation", answers: { 200: A.CallRecord }, errors: UNANSWERABLE_APPROVAL },
   "POST /calls/:callId/answer": {
-    summary: "Answer an agent's question (ask_user) with one of its options, several with multiple, or text; or decline it",
+    summary: "Answer a question: an agent's (ask_user) with one of its options, several with multiple, or text; a module's form with content; or decline it",
     answers: { 200: A.CallRecord },
     errors: errorsFrom(QUESTION_ERRORS, "invalid_answer", "question_not_found", "not_awaiting_answer"),
   },
