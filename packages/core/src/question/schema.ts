@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { AnswerToken } from "../answer-token/schema";
 
 /** The tool an agent asks a person with, in the console group (the group for talking to people); toolgate runs it itself. */
 export const ASK_USER = "ask_user";
@@ -33,3 +34,6 @@ export type AnswerInput = z.infer<typeof AnswerInput>;
 
 /** What the agent receives as ask_user's result: the answer, or that the person declined (MCP elicitation's actions). */
 export type Answered = { action: "accept"; answer: string | string[] } | { action: "decline" } | { action: "cancel" };
+
+/** Who answers a question put to the operators: the admin, or an answering token (a chat bot's), named on the record. */
+export type Answerer = { kind: "admin" } | { kind: "answerer"; answerToken: AnswerToken };
