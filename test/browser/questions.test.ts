@@ -106,6 +106,33 @@ describe("questions page in Chromium", () => {
     expect(JSON.parse(ran.replace("User response: action=accept, content=", ""))).toEqual({ username: "ada", email: "ada@example.com" });
   });
 
+  questionsTest("answering tokens - made on the questions page and shown once, listed, answering as the bot, and revoked from the page", async (page) => {
+    await signInAs(page, stack, "/console/questions");
+    await loaded(page);
+    expect(await page.locator("#answer-token-none").isVisible()).toBe(true);
+    await page.getByLabel("Name", { exact: true }).fill("chat-bot");
+    await page.getByRole("button", { name: "Make token" }).click();
+    const tokenBox = page.getByLabel("Answering token", { exact: true });
+    await tokenBox.waitFor();
+    const token = await tokenBox.inputValue();
+    expect(await page.locator("#token-warning").textContent()).toContain("shown only now");
+    const row = page.locator("#answer-token-rows tr");
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("chat-bot");
+    expect(await row.textContent()).not.toContain(token);
+    await page.screenshot({ path: join(RESULTS_DIR, "questions-answer-token.png"), fullPage: true });
+
+    const callId = await ask({ question: "Roll back the release?", options: ["yes", "no"] });
+    const answered = await http<{ answeredByName?: string }>("POST", `/calls/${callId}/answer`, { answer: "no" }, token);
+    expect(answered.status).toBe(200);
+    expect(answered.body.answeredByName).toBe("chat-bot");
+
+    await page.getByRole("button", { name: "Revoke chat-bot" }).click();
+    await expect.poll(() => page.locator("#answer-token-status").textContent()).toBe("Revoked: chat-bot can no longer read or answer questions.");
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await http("GET", "/calls?status=awaiting_answer", undefined, token)).status).toBe(401);
+  });
+
   questionsTest("role page - who answers a role's questions is set on its page and saved with it", async (page) => {
     const role = (await http<{ id: string; questions: string }>("GET", "/roles/by-name/asker")).body;
     expect(role.questions).toBe("user");

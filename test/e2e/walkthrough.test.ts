@@ -133,7 +133,7 @@ test("README - Tools in layers: the research department's http_request is in fro
   }
 });
 
-test("README - People in the loop: the agent's question waits in the queue, the operator's answer is its call's result, and the undo leaves nothing", async () => {
+test("README - People in the loop: the agent's question waits in the queue, the chat bot's answer is its call's result and names the bot, and the undo leaves nothing", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
   const running = stack;
   const { walkthrough } = await tryIt();
@@ -146,10 +146,11 @@ test("README - People in the loop: the agent's question waits in the queue, the 
     expect(lines).toEqual([
       '{"status":"awaiting_answer"}',
       '{"question":"Deploy to production now?","options":["yes","not yet"],"multiple":false}',
-      '{"status":"completed","answer":{"action":"accept","answer":"not yet"}}',
+      '{"status":"completed","answer":{"action":"accept","answer":"not yet"},"answeredByName":"chat-bot"}',
     ]);
     const roles = (await running.request("GET", "/roles", running.adminToken)).body.roles as Array<{ name: string }>;
     expect(roles.filter((role) => role.name === "asking")).toEqual([]);
+    expect((await running.request("GET", "/answer-tokens", running.adminToken)).body.answerTokens).toEqual([]);
   }
 });
 

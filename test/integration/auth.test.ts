@@ -46,6 +46,9 @@ const adminRoutes = (): Route[] => [
   ["PUT", `/tools/${authTool}/policy`, { timeoutMs: 5 }],
   ["POST", `/tools/${authTool}/disable`],
   ["POST", `/tools/${authTool}/enable`],
+  ["GET", "/answer-tokens"],
+  ["POST", "/answer-tokens", { name: unique("bot") }],
+  ["DELETE", "/answer-tokens/atk_01ARZ3NDEKTSV4RRFFQ69G5FAV"],
 ];
 
 const selfRoutes = (id: string): Route[] => [

@@ -139,6 +139,31 @@ test("logs - a terminated agent's token is refused and still names the agent, on
   expect(captured.join("")).not.toContain(token);
 });
 
+test("logs - an answering token's requests name it by id, answered or refused, and never carry the token", async () => {
+  const issued = await request("POST", "/answer-tokens", { body: { name: unique("logged-bot") } });
+  const { id, token } = issued.body as { id: string; token: string };
+
+  captureLogs();
+  const statuses = [
+    (await request("GET", "/calls?status=awaiting_answer", { token })).status,
+    (await request("GET", "/calls?status=awaiting_confirmation", { token })).status,
+    (await request("GET", "/roles", { token })).status,
+  ];
+  expect((await request("DELETE", `/answer-tokens/${id}`)).status).toBe(204);
+  statuses.push((await request("POST", "/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV/answer", { token, body: { answer: "yes" } })).status);
+  const logged = lines();
+
+  expect(statuses).toEqual([200, 403, 403, 401]);
+  expect(logged.map(({ route, status, principal, answerTokenId }) => ({ route, status, principal, answerTokenId }))).toEqual([
+    { route: "GET /calls", status: 200, principal: "answerer", answerTokenId: id },
+    { route: "GET /calls", status: 403, principal: "answerer", answerTokenId: id },
+    { route: "GET /roles", status: 403, principal: "answerer", answerTokenId: id },
+    { route: "DELETE /answer-tokens/:id", status: 204, principal: "admin", answerTokenId: undefined },
+    { route: "POST /calls/:callId/answer", status: 401, principal: "none", answerTokenId: undefined },
+  ]);
+  expect(captured.join("")).not.toContain(token);
+});
+
 test("logs - one line per module event handled, with its outcome and none of its detail", async () => {
   const module = unique("logmod");
   const description = `Described ${unique("privately")}`;

@@ -3,6 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, expect, test } from "vitest";
 import { ACCESS_ERRORS } from "@toolgate/core/access";
 import { AGENT_ERRORS } from "@toolgate/core/agent";
+import { ANSWER_TOKEN_ERRORS } from "@toolgate/core/answer-token";
 import { CALL_ERRORS } from "@toolgate/core/call";
 import { COMMON_ERRORS } from "@toolgate/core/error";
 import type { ErrorCatalog } from "@toolgate/core/error";
@@ -48,6 +49,7 @@ const documentedCodes = (route: string, status: number) => operationOf(route).re
 const CATALOGS: Record<string, ErrorCatalog> = {
   access: ACCESS_ERRORS,
   agent: AGENT_ERRORS,
+  answerToken: ANSWER_TOKEN_ERRORS,
   artifact: ARTIFACT_ERRORS,
   call: CALL_ERRORS,
   common: COMMON_ERRORS,
@@ -113,6 +115,8 @@ test("GET /openapi.json - a real refusal's code is among those documented for it
     [API.execution.agents.create, "/agents", { rawBody: "{" }],
     [API.roles.roles.list, "/roles", { token: null }],
     [API.execution.calls.history, "/agents/agt_x/calls?status=nonsense"],
+    [API.execution.answerTokens.create, "/answer-tokens", { body: { name: "" } }],
+    [API.execution.answerTokens.revoke, "/answer-tokens/atk_missing"],
   ];
   for (const [route, path, options] of refusals) {
     const response = await request(route.split(" ")[0]!, path, options);
@@ -153,6 +157,11 @@ test("answers - real answers parse with the schemas the document is built from",
   A.AgentTools.parse((await request("GET", `/agents/${created.body.agent.id}/tools`)).body);
   A.CallPage.parse((await request("GET", `/agents/${created.body.agent.id}/calls`)).body);
   A.Health.parse((await request("GET", "/health", { token: null })).body);
+  const answerToken = A.IssuedAnswerToken.parse((await request("POST", "/answer-tokens", { body: { name: unique("docs-bot") } })).body);
+  A.page("answerTokens", A.IssuedAnswerToken.omit({ token: true }).strict()).parse((await request("GET", "/answer-tokens")).body);
+  expect(operationOf(API.execution.calls.answer).security).toEqual([{ adminToken: [] }, { answerToken: [] }]);
+  expect(operationOf(API.execution.answerTokens.create).security).toEqual([{ adminToken: [] }]);
+  expect(answerToken.token).toEqual(expect.any(String));
 });
 
 test("GET /docs - a page of every route, without a token, with a policy that allows no script", async () => {

@@ -1,7 +1,7 @@
 import { getRandomValues } from "node:crypto";
 import { monotonicFactory } from "ulid";
 
-export type IdPrefix = "rol" | "agt" | "call" | "msg" | "art";
+export type IdPrefix = "rol" | "agt" | "atk" | "call" | "msg" | "art";
 
 const POOLED_VALUES = 1024;
 let pool = new Uint8Array(0);

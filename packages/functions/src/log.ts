@@ -14,8 +14,9 @@ export type RequestLine = {
   route: string | null;
   status: number;
   durationMs: number;
-  principal: "admin" | "agent" | "none";
+  principal: "admin" | "agent" | "answerer" | "none";
   agentId?: string;
+  answerTokenId?: string;
   callId?: string;
 };
 

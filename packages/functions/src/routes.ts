@@ -67,6 +67,11 @@ export const API = {
       deny: "POST /calls/:callId/deny",
       answer: "POST /calls/:callId/answer",
     },
+    answerTokens: {
+      list: "GET /answer-tokens",
+      create: "POST /answer-tokens",
+      revoke: "DELETE /answer-tokens/:id",
+    },
     mcp: {
       post: "POST /mcp",
       get: "GET /mcp",

@@ -13,3 +13,6 @@ export const AGENT_ERRORS = {
 } as const;
 
 export const agentError = errorCatalog(AGENT_ERRORS);
+
+/** A token this service signed that is no longer honoured: an agent's earlier token, or an answering token revoked. */
+export const tokenRevoked = () => agentError("unauthenticated", "The token has been revoked.");

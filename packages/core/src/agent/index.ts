@@ -16,9 +16,11 @@ import { isWithin } from "../policy/facts/path";
 import type { AgentCache } from "./cache";
 import { Agent, ROOT_AGENT_ID } from "./schema";
 import { cancelWaitingCalls } from "../call/index";
-import { AGENT_ERRORS, agentError } from "./errors";
+import { AGENT_ERRORS, agentError, tokenRevoked } from "./errors";
 import type { AgentInput } from "./schema";
 import type { TokenSigner } from "./token";
+import * as AnswerTokens from "../answer-token/index";
+import type { AnswerToken } from "../answer-token/schema";
 
 export { Agent, AgentInput, AgentListQuery, ROOT_AGENT_ID, publicAgent } from "./schema";
 export type { PublicAgent } from "./schema";
@@ -136,7 +138,8 @@ export async function list(db: Db, filter: AgentFilter, limit: number, cursor: s
   return page;
 }
 
-export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent };
+/** Who is calling: the admin, an agent, or an answering token (which only reads and answers agents' questions). */
+export type Principal = { kind: "admin" } | { kind: "agent"; agent: Agent } | { kind: "answerer"; answerToken: AnswerToken };
 
 export type AuthDeps = { db: Db; tokens: TokenSigner; agents: AgentCache; adminDigest: Buffer };
 
@@ -150,16 +153,22 @@ export class AgentTerminatedError extends ToolgateError {
 }
 
 /**
- * Who is calling, from a bearer token alone: the admin, or the active agent the token was issued to. With
- * `cachedAgent` a warm process trusts its copy of the agent, because the guard's write that admits the call
- * proves the token version and status current; everything else reads the agent.
+ * Who is calling, from a bearer token alone: the admin, the active agent the token was issued to, or an answering
+ * token not revoked. With `cachedAgent` a warm process trusts its copy of the agent, because the guard's write that
+ * admits the call proves the token version and status current; everything else reads the agent. An answering token is
+ * read on every request, so its revocation holds on every instance at once.
  */
 export async function authenticate(deps: AuthDeps, token: string, options: { cachedAgent?: boolean } = {}): Promise<Principal> {
   if (timingSafeEqual(digest(token), deps.adminDigest)) return { kind: "admin" };
   const claims = await deps.tokens.verify(token);
   if (!claims) throw agentError("unauthenticated", "The token is not valid.");
+  if (claims.kind === "answerer") {
+    const answerToken = await AnswerTokens.current(deps.db, claims.answerTokenId);
+    if (!answerToken) throw tokenRevoked();
+    return { kind: "answerer", answerToken };
+  }
   const agent = options.cachedAgent ? await deps.agents.get(claims.agentId, claims.tokenVersion) : await deps.agents.refresh(claims.agentId);
-  if (!agent || agent.tokenVersion !== claims.tokenVersion) throw agentError("unauthenticated", "The token has been revoked.");
+  if (!agent || agent.tokenVersion !== claims.tokenVersion) throw tokenRevoked();
   if (agent.status !== "active") throw new AgentTerminatedError(agent);
   return { kind: "agent", agent };
 }

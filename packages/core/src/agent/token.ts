@@ -3,22 +3,34 @@ import type { KeyObject } from "node:crypto";
 import { BoundedMap } from "../bounded";
 
 const ISSUER = "toolgate";
-const AUDIENCE = "toolgate:agent";
+/** Whom a token is for: an agent, or an answering token (which only answers agents' questions). */
+const AUDIENCES = { agent: "toolgate:agent", answerer: "toolgate:answerer" } as const;
 const MIN_KEY_LENGTH = 32;
 
 /** Loaded when a token is first signed or checked, not when a function starts. */
 const jose = () => import("jose");
 
 export type TokenClaims = { agentId: string; tokenVersion: number };
+export type AnswererClaims = { answerTokenId: string };
+
+/** What a token this service signed says it is: an agent's token (of a version), or an answering token. */
+export type VerifiedClaims = ({ kind: "agent" } & TokenClaims) | ({ kind: "answerer" } & AnswererClaims);
+
+function claimsOf(payload: { sub?: unknown; aud?: unknown; tv?: unknown }): VerifiedClaims | undefined {
+  if (typeof payload.sub !== "string") return undefined;
+  if (payload.aud === AUDIENCES.agent && typeof payload.tv === "number") return { kind: "agent", agentId: payload.sub, tokenVersion: payload.tv };
+  if (payload.aud === AUDIENCES.answerer) return { kind: "answerer", answerTokenId: payload.sub };
+  return undefined;
+}
 
 /**
- * Signs and verifies agent tokens (HS256). A token is verified once per process: its claims are remembered,
- * which is safe because whether those claims are still honoured (token version, agent status) is checked
- * against the store on every use.
+ * Signs and verifies agent tokens and answering tokens (HS256, each kind its own audience). A token is verified once
+ * per process: its claims are remembered, which is safe because whether those claims are still honoured (an agent's
+ * token version and status, an answering token not revoked) is checked against the store on every use.
  */
 export class TokenSigner {
   private readonly key: KeyObject;
-  private readonly verified = new BoundedMap<string, TokenClaims>();
+  private readonly verified = new BoundedMap<string, VerifiedClaims>();
 
   constructor(signingKey: string) {
     if (signingKey.length < MIN_KEY_LENGTH)
@@ -26,27 +38,36 @@ export class TokenSigner {
     this.key = createSecretKey(Buffer.from(signingKey, "utf8"));
   }
 
-  async sign(claims: TokenClaims): Promise<string> {
+  /** An agent's token. */
+  sign(claims: TokenClaims): Promise<string> {
+    return this.signFor(AUDIENCES.agent, claims.agentId, { tv: claims.tokenVersion });
+  }
+
+  /** An answering token: it names only the stored token it was issued as, which revoking deletes. */
+  signAnswerer(claims: AnswererClaims): Promise<string> {
+    return this.signFor(AUDIENCES.answerer, claims.answerTokenId, {});
+  }
+
+  private async signFor(audience: string, subject: string, extra: Record<string, unknown>): Promise<string> {
     const { SignJWT } = await jose();
-    return new SignJWT({ tv: claims.tokenVersion })
+    return new SignJWT(extra)
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-      .setSubject(claims.agentId)
+      .setSubject(subject)
       .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
+      .setAudience(audience)
       .setIssuedAt()
       .sign(this.key);
   }
 
   /** The claims of a token this service signed, or undefined for anything else. */
-  async verify(token: string): Promise<TokenClaims | undefined> {
+  async verify(token: string): Promise<VerifiedClaims | undefined> {
     const known = this.verified.get(token);
     if (known) return known;
     try {
       const { jwtVerify } = await jose();
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ["HS256"] });
-      if (typeof payload.sub !== "string" || typeof payload.tv !== "number") return undefined;
-      const claims = { agentId: payload.sub, tokenVersion: payload.tv };
-      this.verified.set(token, claims);
+      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: Object.values(AUDIENCES), algorithms: ["HS256"] });
+      const claims = claimsOf(payload);
+      if (claims) this.verified.set(token, claims);
       return claims;
     } catch {
       return undefined;

@@ -16,6 +16,9 @@ export const DEADLINE_GRACE_MS = 5_000;
 export const retentionExpiry = (timings: Pick<CallTimings, "callRetentionDays">, record: Pick<CallRecord, "startedAt">) =>
   Math.floor(Date.parse(record.startedAt) / 1000) + Math.round(timings.callRetentionDays * 86_400);
 
+/** Who answered a question, as its record names them. */
+export type AnsweredBy = Pick<CallRecord, "answeredBy" | "answeredByName">;
+
 /** Who runs an admitted call: toolgate (its executor), the agent's runtime, or a person who answers it (ask_user). */
 export type Admission = { needsConfirmation: boolean; executedBy: "toolgate" | "client" | "person"; timeoutMs: number };
 
@@ -84,8 +87,8 @@ export const transitions = {
   },
 
   /** A person answered a question (or declined it): the call completes with that as its result. */
-  answered(record: CallRecord, result: StoredResult, by: string, now: Date): Transition {
-    return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "completed", answeredBy: by, result, ...finished(record, now) } };
+  answered(record: CallRecord, result: StoredResult, by: AnsweredBy, now: Date): Transition {
+    return { from: "awaiting_answer", to: { ...withoutDeadline(record), status: "completed", ...by, result, ...finished(record, now) } };
   },
 
   /** A module's question whose call ended before anyone answered it: nobody is waiting for the answer any more. */

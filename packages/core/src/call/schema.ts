@@ -77,8 +77,10 @@ export const CallRecord = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   decision: PolicyDecisionRecord.optional(),
   approvedBy: z.string().optional(),
-  /** Who answered a question (ask_user): an operator's name. */
+  /** Who answered a question (ask_user): "admin", the answering token's id, or "user" (the agent's own user over MCP). */
   answeredBy: z.string().optional(),
+  /** The answering token's name when one answered, as it was then (the token may be revoked since). */
+  answeredByName: z.string().optional(),
   /** Who a question (ask_user) is put to: the agent's own user through its MCP client, else (absent) an operator. */
   askedOf: z.literal("user").optional(),
   /** A module's question: the call during which the module (an MCP server) asked it. */

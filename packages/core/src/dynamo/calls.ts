@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { CallRecord } from "../call/schema";
 import type { Transition } from "../call/schema";
+import { answerTokenHeld } from "./answer-tokens";
 import { getItems, itemAt } from "./batch";
 import type { Db } from "./client";
 import { AWAITING_PREFIX, Keys, QUESTIONS_PREFIX, RUNNING_PREFIX, runningIndex, shardOf, shardsOf } from "./keys";
@@ -74,31 +75,38 @@ export async function applyTransition(db: Db, { from, to }: Transition, expiresA
   return outcome.kind === "refused" ? movedTo(outcome.current[0]) : outcome;
 }
 
+/** Writes a transition of a waiting call in one transaction with a check of another item: "unchecked" when only the check failed. */
+async function applyWithCheck(db: Db, { from, to }: Transition & { from: CallRecord["status"] }, expiresAt: number, check: Record<string, unknown>) {
+  const outcome = await attempt(() => db.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: transitionUpdate(db, from, to, expiresAt) }, check] })));
+  if (outcome.kind !== "refused") return outcome;
+  return outcome.failed[0] ? movedTo(outcome.current[0]) : ("unchecked" as const);
+}
+
 /**
  * Writes a transition of a waiting call only while its agent is active, in one transaction: an approval and the
  * agent's termination cannot both win (termination ends the agent's waiting calls after its own write).
  */
-export async function applyWhileAgentActive(db: Db, { from, to }: Transition & { from: CallRecord["status"] }, expiresAt: number): Promise<TransitionOutcome | { kind: "agent_inactive" }> {
-  const outcome = await attempt(() =>
-    db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: transitionUpdate(db, from, to, expiresAt) },
-          {
-            ConditionCheck: {
-              TableName: db.table,
-              Key: Keys.agent(to.agentId),
-              ConditionExpression: "#agent.#status = :active",
-              ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
-              ExpressionAttributeValues: { ":active": "active" },
-            },
-          },
-        ],
-      }),
-    ),
-  );
-  if (outcome.kind !== "refused") return outcome;
-  return outcome.failed[0] ? movedTo(outcome.current[0]) : { kind: "agent_inactive" };
+export async function applyWhileAgentActive(db: Db, transition: Transition & { from: CallRecord["status"] }, expiresAt: number): Promise<TransitionOutcome | { kind: "agent_inactive" }> {
+  const agentActive = {
+    ConditionCheck: {
+      TableName: db.table,
+      Key: Keys.agent(transition.to.agentId),
+      ConditionExpression: "#agent.#status = :active",
+      ExpressionAttributeNames: { "#agent": "agent", "#status": "status" },
+      ExpressionAttributeValues: { ":active": "active" },
+    },
+  };
+  const outcome = await applyWithCheck(db, transition, expiresAt, agentActive);
+  return outcome === "unchecked" ? { kind: "agent_inactive" } : outcome;
+}
+
+/**
+ * Writes an answer given with an answering token only while that token exists, in one transaction: once its
+ * revocation is written, no answer given with it lands, not even one that was already on its way.
+ */
+export async function applyWhileAnswerTokenHeld(db: Db, transition: Transition & { from: CallRecord["status"] }, expiresAt: number, answerTokenId: string): Promise<TransitionOutcome | { kind: "token_revoked" }> {
+  const outcome = await applyWithCheck(db, transition, expiresAt, answerTokenHeld(db, answerTokenId));
+  return outcome === "unchecked" ? { kind: "token_revoked" } : outcome;
 }
 
 /** A waiting call to end: its transition, its expiry, and whether arguments are kept beside it (dropped with it). */

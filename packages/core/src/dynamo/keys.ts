@@ -35,6 +35,7 @@ export const Keys = {
   indexesBackfilled: () => ({ pk: "MIGRATION#listing-indexes", sk: "MIGRATION" }),
   roleName: (name: string) => ({ pk: `ROLENAME#${name.toLowerCase()}`, sk: "ROLENAME" }),
   agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
+  answerToken: (id: string) => ({ pk: `ANSWERTOKEN#${id}`, sk: "ANSWERTOKEN" }),
   call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
   /** The agent's 2025-era MCP client as it last declared itself (its capabilities, its log level): nothing else carries them between requests. */
   mcpClient: (agentId: string) => ({ pk: `AGENT#${agentId}`, sk: "MCPCLIENT" }),
@@ -47,6 +48,8 @@ export const Keys = {
 export const Index = {
   modules: { gsi1pk: "MODULES" },
   roles: { gsi1pk: "ROLES" },
+  /** Every answering token, newest first (gsi1sk: createdAt#id): tokens are few and made by hand, so one partition. */
+  answerTokens: { gsi1pk: "ANSWERTOKENS" },
 };
 
 const RUNNING_SHARDS = 4;

@@ -61,6 +61,24 @@ describe("event shapes", () => {
     expect(event.detail).toMatchObject({ status: "expired", durationMs: 905_000, errorCode: "confirmation_expired" });
   });
 
+  test("callSettled - an answered question names who answered it (an answering token by id and name), never the answer", () => {
+    const answered: CallRecord = {
+      ...call,
+      tool: "ask_user",
+      group: "console",
+      status: "completed",
+      result: { content: '{"action":"accept","answer":"secret-answer"}', type: "json" },
+      answeredBy: "atk_1",
+      answeredByName: "chat-bot",
+      finishedAt: "2026-01-01T00:00:02.000Z",
+      durationMs: 2000,
+    };
+    const event = callSettled(answered)!;
+    expect(EVENT_DETAILS["call.settled"].parse(event.detail)).toMatchObject({ status: "completed", answeredBy: "atk_1", answeredByName: "chat-bot" });
+    expect(JSON.stringify(event)).not.toMatch(/secret-(target|answer)/);
+    expect(callSettled({ ...answered, answeredBy: "admin", answeredByName: undefined })!.detail).not.toHaveProperty("answeredByName");
+  });
+
   test("agentSpawned and roleChanged - validate against their schemas", () => {
     const agent = { id: "agt_2", roleId: "rol_1", name: "a", status: "active" as const, department: null, level: null, workspaceRoot: null, createdBy: "root", createdAt: "t", tokenVersion: 1 };
     const spawned = agentSpawned(agent, { task: "Do it.", messageId: "msg_1" });

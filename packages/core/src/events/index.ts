@@ -57,12 +57,25 @@ export const callSettledEvents = (changes: readonly CallChange[]): ToolgateEvent
 export function callSettled(record: CallRecord): ToolgateEvent | undefined {
   const status = SettledStatus.safeParse(record.status);
   if (!status.success) return undefined;
-  const { callId, agentId, roleId, tool, group, startedAt } = record;
+  const { callId, agentId, roleId, tool, group, startedAt, answeredBy, answeredByName } = record;
   const finishedAt = record.finishedAt ?? new Date().toISOString();
   const durationMs = record.durationMs ?? Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt));
   return {
     type: ToolgateEventType.CallSettled,
-    detail: { callId, agentId, roleId, tool, group, status: status.data, ...(record.error ? { errorCode: record.error.code } : {}), startedAt, finishedAt, durationMs },
+    detail: {
+      callId,
+      agentId,
+      roleId,
+      tool,
+      group,
+      status: status.data,
+      ...(record.error ? { errorCode: record.error.code } : {}),
+      ...(answeredBy ? { answeredBy } : {}),
+      ...(answeredByName ? { answeredByName } : {}),
+      startedAt,
+      finishedAt,
+      durationMs,
+    },
   };
 }
 

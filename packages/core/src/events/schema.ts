@@ -33,7 +33,7 @@ export const QuestionAsked = z.object({
   askedFor: z.string().optional(),
   startedAt: z.string(),
   deadline: z.string(),
-  /** Where an operator (or a chat bot on the bus, with the admin token) answers it, relative to toolgate's URL. */
+  /** Where an operator (or a chat bot on the bus, with an answering token) answers it, relative to toolgate's URL. */
   answer: z.string(),
 });
 export type QuestionAsked = z.infer<typeof QuestionAsked>;
@@ -51,6 +51,9 @@ export const CallSettled = z.object({
   status: SettledStatus,
   /** The machine code of a refusal or failure (e.g. rate_limited, denied, tool_timeout); its message is left out. */
   errorCode: z.string().optional(),
+  /** Who answered a question (ask_user): "admin", an answering token's id (with its name), or "user". */
+  answeredBy: z.string().optional(),
+  answeredByName: z.string().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
   durationMs: z.number().nonnegative(),

@@ -1,13 +1,15 @@
+import { tokenRevoked } from "../agent/errors";
 import { retentionExpiry, transitions } from "../call/lifecycle";
-import type { CallRecord } from "../call/schema";
+import type { AnsweredBy } from "../call/lifecycle";
+import type { CallRecord, Transition } from "../call/schema";
 import { uncontended } from "../contention";
-import { applyTransition, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
+import { applyTransition, applyWhileAnswerTokenHeld, forgetPendingArguments, getCall, getPendingCall } from "../dynamo/calls";
 import type { GuardDeps } from "../guard/deps";
 import { pendingArguments } from "../guard/approvals";
 import { describeArgumentErrors, loadArgumentValidator } from "../guard/arguments";
 import { questionError } from "./errors";
 import { Question } from "./schema";
-import type { Answered, AnswerInput, AskUserArguments, ModuleQuestion } from "./schema";
+import type { Answered, Answerer, AnswerInput, AskUserArguments, ModuleQuestion } from "./schema";
 
 const notFound = (callId: string) => questionError("question_not_found", `There is no question "${callId}": no ask_user call of that id awaits an answer.`);
 
@@ -69,10 +71,24 @@ async function awaitingQuestion(deps: GuardDeps, callId: string) {
   return { record, asked: asked.data };
 }
 
+/** Who gave an answer: an operator (the admin or an answering token), or the agent's own user through its MCP client. */
+type Respondent = Answerer | { kind: "user" };
+
+const recordedAs = (who: Respondent): AnsweredBy =>
+  who.kind === "answerer" ? { answeredBy: who.answerToken.id, answeredByName: who.answerToken.name } : { answeredBy: who.kind };
+
+/** The answer's write: given with an answering token, it lands only while the token is not revoked. */
+async function writeAnswer(deps: GuardDeps, transition: Transition, expiresAt: number, who: Respondent) {
+  if (who.kind !== "answerer") return applyTransition(deps.db, transition, expiresAt);
+  const written = await applyWhileAnswerTokenHeld(deps.db, { ...transition, from: "awaiting_answer" }, expiresAt, who.answerToken.id);
+  if (written.kind === "token_revoked") throw tokenRevoked();
+  return written;
+}
+
 /** Records an answer to a question read as awaiting it, once: whoever answers first wins, later answers hear what it is now. */
-async function recordAnswer(deps: GuardDeps, record: CallRecord, answered: Answered, by: string, now: Date): Promise<CallRecord> {
-  const transition = transitions.answered(record, { type: "json", content: JSON.stringify(answered) }, by, now);
-  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, transition, retentionExpiry(deps.settings, record)));
+async function recordAnswer(deps: GuardDeps, record: CallRecord, answered: Answered, who: Respondent, now: Date): Promise<CallRecord> {
+  const transition = transitions.answered(record, { type: "json", content: JSON.stringify(answered) }, recordedAs(who), now);
+  const written = await uncontended(deps.db.contentionDeadlineMs, () => writeAnswer(deps, transition, retentionExpiry(deps.settings, record), who));
   if (written.kind === "moved") throw notAwaiting(written.current ?? record);
   await forgetPendingArguments(deps.db, record.callId);
   return transition.to;
@@ -81,15 +97,16 @@ async function recordAnswer(deps: GuardDeps, record: CallRecord, answered: Answe
 /**
  * A person's answer to an agent's question (or their declining it): checked against the question's options, recorded
  * as the call's result once, however many answers arrive together; the call completes and the agent reads the answer.
+ * The record names who answered: the admin, or the answering token (its id and name).
  */
-export async function answerQuestion(deps: GuardDeps, callId: string, input: AnswerInput, by: string, now: Date): Promise<CallRecord> {
+export async function answerQuestion(deps: GuardDeps, callId: string, input: AnswerInput, answerer: Answerer, now: Date): Promise<CallRecord> {
   const { record, asked } = await awaitingQuestion(deps, callId);
-  return recordAnswer(deps, record, await answerTo(asked, input), by, now);
+  return recordAnswer(deps, record, await answerTo(asked, input), answerer, now);
 }
 
 /** The answer of the agent's own user, which its MCP client carried back: for that agent's own question only. */
 export async function answerOwnQuestion(deps: GuardDeps, agentId: string, callId: string, reply: AnswerInput | { action: "cancel" }, now: Date): Promise<CallRecord> {
   const { record, asked } = await awaitingQuestion(deps, callId);
   if (record.agentId !== agentId) throw notFound(callId);
-  return recordAnswer(deps, record, reply.action === "cancel" ? reply : await answerTo(asked, reply), "user", now);
+  return recordAnswer(deps, record, reply.action === "cancel" ? reply : await answerTo(asked, reply), { kind: "user" }, now);
 }

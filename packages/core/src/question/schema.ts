@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { AnswerToken } from "../answer-token/schema";
 
 /** The tool an agent asks a person with, in the console group (the group for talking to people); toolgate runs it itself. */
 export const ASK_USER = "ask_user";
@@ -60,3 +61,6 @@ export type Answered =
   | { action: "accept"; content: Record<string, unknown> }
   | { action: "decline" }
   | { action: "cancel" };
+
+/** Who answers a question put to the operators: the admin, or an answering token (a chat bot's), named on the record. */
+export type Answerer = { kind: "admin" } | { kind: "answerer"; answerToken: AnswerToken };

@@ -4,10 +4,12 @@ import type { Toolgate } from "@toolgate/core/toolgate";
 import { createApp } from "../http/app";
 import type { RequestLog } from "../log";
 import { agents } from "../resources/agents";
+import { answerTokens } from "../resources/answer-tokens";
 import { calls } from "../resources/calls";
 import { mcp } from "../resources/mcp";
 
-/** The execution function: agents, their visible tools, every guarded call, and each agent's MCP endpoint. */
-export const executionApp = (getToolgate: () => Toolgate, logRequest?: RequestLog) => createApp(getToolgate, logRequest).route("/", agents).route("/", calls).route("/", mcp);
+/** The execution function: agents, their visible tools, every guarded call, the answering tokens, and each agent's MCP endpoint. */
+export const executionApp = (getToolgate: () => Toolgate, logRequest?: RequestLog) =>
+  createApp(getToolgate, logRequest).route("/", agents).route("/", calls).route("/", answerTokens).route("/", mcp);
 
 export const handler = handle(executionApp(toolgate));

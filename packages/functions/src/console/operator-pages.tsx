@@ -234,6 +234,28 @@ export const OPERATOR_PAGES: Record<Kind, (href: (path: string) => string) => Ch
         <h2 id="answered-title">Just answered</h2>
         <ul id="answered-list" class="card-list" aria-labelledby="answered-title"></ul>
       </section>
+      <section id="answer-tokens" aria-labelledby="answer-tokens-title">
+        <h2 id="answer-tokens-title">Answering tokens</h2>
+        <p class="hint">
+          A chat bot that puts these questions to people answers them with a token of its own, not the admin token: it reads this queue and
+          answers questions, nothing else. Answers it gives name it. Revoking a token stops it at once.
+        </p>
+        <form id="answer-token-form" class="toolbar" aria-label="Make an answering token" novalidate>
+          <div class="field">
+            <label for="answer-token-name">Name</label>
+            <input id="answer-token-name" name="name" type="text" maxlength={100} required placeholder="chat-bot" />
+          </div>
+          <button type="submit" class="button-primary">
+            Make token
+          </button>
+        </form>
+        <p id="answer-token-status" class="message" role="status"></p>
+        <TokenPanel />
+        <p id="answer-token-none" class="hint" hidden>
+          No answering token: only the admin token answers questions.
+        </p>
+        <DataTable id="answer-token" caption="Answering tokens" columns={["Name", "Id", "Made", "Revoke"]} hidden />
+      </section>
     </section>
   ),
   agents: () => (

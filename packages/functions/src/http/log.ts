@@ -17,10 +17,14 @@ function routeOf(c: Context) {
   return `${matchedRoutes(c)[c.req.routeIndex]?.method ?? c.req.method} ${path}`;
 }
 
-/** Who the verified token named: the admin, an agent and its id (never the token), or none (no token, a refused one, or a public route). */
-function caller(principal: Principal | undefined): Pick<RequestLine, "principal" | "agentId"> {
+/**
+ * Who the verified token named: the admin, an agent and its id, an answering token and its id (never the token
+ * itself), or none (no token, a refused one, or a public route).
+ */
+function caller(principal: Principal | undefined): Pick<RequestLine, "principal" | "agentId" | "answerTokenId"> {
   if (!principal) return { principal: "none" };
-  return principal.kind === "agent" ? { principal: "agent", agentId: principal.agent.id } : { principal: "admin" };
+  if (principal.kind === "agent") return { principal: "agent", agentId: principal.agent.id };
+  return principal.kind === "answerer" ? { principal: "answerer", answerTokenId: principal.answerToken.id } : { principal: "admin" };
 }
 
 /** A refused call is recorded too: its id travels in the refusal's details. */

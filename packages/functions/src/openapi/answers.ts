@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { Agent } from "@toolgate/core/agent";
+import { AnswerToken } from "@toolgate/core/answer-token";
 import { CallRecord, CallStatus } from "@toolgate/core/call";
 import { Executor, Group, GroupSource } from "@toolgate/core/group";
 import { Message } from "@toolgate/core/message";
@@ -18,6 +19,7 @@ export const Health = z.object({ ok: z.boolean(), store: z.enum(["available", "u
 export const PublicAgent = Agent.omit({ tokenVersion: true });
 export const TerminatedAgent = PublicAgent.extend({ cancelledCalls: z.number().int().describe("how many calls it left waiting (for an approval or its runtime's result) were cancelled") });
 export const AgentWithToken = z.object({ agent: PublicAgent, token: z.string().describe("the agent's bearer token; shown once") });
+export const IssuedAnswerToken = AnswerToken.extend({ token: z.string().describe("the answering token's bearer token; shown once, never stored") });
 
 const Tokens = { tokens: z.number().int().describe("o200k_base tokens of the definitions as an agent receives them") };
 export const GroupSummary = z.object({

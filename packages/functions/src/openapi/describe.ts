@@ -3,7 +3,7 @@ import type { ErrorCatalog, ErrorStatus } from "@toolgate/core/error";
 import type { API, ApiFunctionName } from "../routes";
 
 /** Who may call a route: read from its auth middleware, or stated where the handler checks the token itself. */
-export type Access = "public" | "admin" | "adminOrSelf" | "self";
+export type Access = "public" | "admin" | "adminOrSelf" | "adminOrAnswerer" | "self";
 
 /** An answer that is a page for a person rather than JSON. */
 export const HTML = "text/html" as const;

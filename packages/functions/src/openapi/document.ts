@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import * as z from "zod";
 import { AGENT_ERRORS } from "@toolgate/core/agent";
 import { COMMON_ERRORS } from "@toolgate/core/error";
-import { requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
+import { requireAdmin, requireAdminOrAnswerer, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
 import { HTTP_ERRORS } from "../http/errors";
 import { validationOf } from "../http/validate";
 import type { Validation } from "../http/validate";
@@ -19,6 +19,7 @@ const DOCS: Record<ApiFunctionName, Partial<Record<string, RouteDoc>>> = { group
 const ACCESS_OF_MIDDLEWARE = new Map<unknown, Access>([
   [requireAdmin, "admin"],
   [requireAdminOrSelf, "adminOrSelf"],
+  [requireAdminOrAnswerer, "adminOrAnswerer"],
   [requireSelf, "self"],
   [requireSelfCached, "self"],
 ]);
@@ -27,6 +28,7 @@ const SECURITY: Record<Access, Array<Record<string, []>>> = {
   public: [],
   admin: [{ adminToken: [] }],
   adminOrSelf: [{ adminToken: [] }, { agentToken: [] }],
+  adminOrAnswerer: [{ adminToken: [] }, { answerToken: [] }],
   self: [{ agentToken: [] }],
 };
 
@@ -148,6 +150,11 @@ export function openApiDocument(apps: Record<ApiFunctionName, Hono<any>>) {
       securitySchemes: {
         adminToken: { type: "http", scheme: "bearer", description: "The admin token (TOOLGATE_ADMIN_TOKEN, or .toolgate/admin-token locally)" },
         agentToken: { type: "http", scheme: "bearer", description: "An agent's own token, from POST /agents or POST /agents/:id/token" },
+        answerToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "An answering token, from POST /answer-tokens: it reads the questions queue and answers questions, nothing else",
+        },
       },
     },
   };

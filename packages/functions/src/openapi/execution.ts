@@ -1,6 +1,7 @@
 import { QUESTION_ERRORS } from "@toolgate/core/question";
 import { ACCESS_ERRORS } from "@toolgate/core/access";
 import { AGENT_ERRORS } from "@toolgate/core/agent";
+import { ANSWER_TOKEN_ERRORS, AnswerToken } from "@toolgate/core/answer-token";
 import { CALL_ERRORS, QueuedCall } from "@toolgate/core/call";
 import { COMMON_ERRORS } from "@toolgate/core/error";
 import { EXECUTOR_ERRORS } from "@toolgate/core/executor";
@@ -65,7 +66,12 @@ export const executionDocs = {
     answers: { 200: A.CallRecord },
     errors: mergeErrors(errorsFrom(CALL_ERRORS, "call_not_found"), errorsFrom(GUARD_ERRORS, "call_not_awaiting_result")),
   },
-  "GET /calls": { summary: "An operator's queue across every agent, oldest first: approvals (status=awaiting_confirmation) or questions (status=awaiting_answer)", answers: { 200: A.page("calls", QueuedCall) }, errors: INVALID_CURSOR },
+  "GET /calls": {
+    summary: "An operator's queue across every agent, oldest first: approvals (status=awaiting_confirmation) or questions (status=awaiting_answer)",
+    description: "An answering token reads the questions (status=awaiting_answer) only; the approvals need the admin token.",
+    answers: { 200: A.page("calls", QueuedCall) },
+    errors: INVALID_CURSOR,
+  },
   "POST /calls/:callId/approve": {
     summary: "Approve a call awaiting confirmation; the tool runs once",
     answers: { 200: A.CallRecord },
@@ -74,8 +80,23 @@ export const executionDocs = {
   "POST /calls/:callId/deny": { summary: "Deny a call awaiting confirmation", answers: { 200: A.CallRecord }, errors: UNANSWERABLE_APPROVAL },
   "POST /calls/:callId/answer": {
     summary: "Answer a question: an agent's (ask_user) with one of its options, several with multiple, or text; a module's form with content; or decline it",
+    description: "The record names who answered: answeredBy is \"admin\" or the answering token's id, answeredByName the token's name.",
     answers: { 200: A.CallRecord },
     errors: errorsFrom(QUESTION_ERRORS, "invalid_answer", "question_not_found", "not_awaiting_answer"),
+  },
+  "GET /answer-tokens": {
+    summary: "Answering tokens, newest first: id, name, who made them and when (never the token itself)",
+    answers: { 200: A.page("answerTokens", AnswerToken) },
+    errors: INVALID_CURSOR,
+  },
+  "POST /answer-tokens": {
+    summary: "Make a named answering token, for a chat bot that answers agents' questions without the admin token; the token is shown once",
+    answers: { 201: A.IssuedAnswerToken },
+  },
+  "DELETE /answer-tokens/:id": {
+    summary: "Revoke an answering token: every instance refuses it from then on, an answer on its way included",
+    answers: { 204: null },
+    errors: errorsFrom(ANSWER_TOKEN_ERRORS, "answer_token_not_found"),
   },
   "POST /mcp": {
     summary: "The agent's governed MCP endpoint (Streamable HTTP, JSON-RPC): tools/list and tools/call through the guard",

@@ -4,7 +4,7 @@ import { approve, deny, guardedCall, reportResult } from "@toolgate/core/guard";
 import * as Question from "@toolgate/core/question";
 import { API } from "../routes";
 import type { Env } from "../http/app";
-import { principalName, requireAdmin, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
+import { answererOf, checkQueueAccess, principalName, requireAdmin, requireAdminOrAnswerer, requireAdminOrSelf, requireSelf, requireSelfCached } from "../http/auth";
 import { method, path } from "../http/route";
 import { json, query } from "../http/validate";
 import { agentFor } from "./agents";
@@ -22,8 +22,9 @@ export const calls = new Hono<Env>()
     const { status, tool, limit, cursor } = c.req.valid("query");
     return c.json(await Call.history(c.get("toolgate").db, agent.id, { status, tool }, limit, cursor));
   })
-  .on(method(R.queue), path(R.queue), requireAdmin, query(Call.ApprovalQueueQuery), async (c) => {
+  .on(method(R.queue), path(R.queue), requireAdminOrAnswerer, query(Call.ApprovalQueueQuery), async (c) => {
     const { status, limit, cursor } = c.req.valid("query");
+    checkQueueAccess(c.get("principal"), status);
     return c.json(await Call.awaitingOperator(c.get("toolgate").db, status, limit, cursor));
   })
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => {
@@ -39,6 +40,6 @@ export const calls = new Hono<Env>()
   .on(method(R.deny), path(R.deny), requireAdmin, async (c) =>
     c.json(await deny(c.get("toolgate").guard, c.req.param("callId"), principalName(c.get("principal")), new Date())),
   )
-  .on(method(R.answer), path(R.answer), requireAdmin, json(Question.AnswerInput, Question.QUESTION_ERRORS, "invalid_answer", "The answer"), async (c) =>
-    c.json(await Question.answerQuestion(c.get("toolgate").guard, c.req.param("callId"), c.req.valid("json"), principalName(c.get("principal")), new Date())),
+  .on(method(R.answer), path(R.answer), requireAdminOrAnswerer, json(Question.AnswerInput, Question.QUESTION_ERRORS, "invalid_answer", "The answer"), async (c) =>
+    c.json(await Question.answerQuestion(c.get("toolgate").guard, c.req.param("callId"), c.req.valid("json"), answererOf(c.get("principal")), new Date())),
   );

@@ -37,8 +37,8 @@ const isToolCall = (body: unknown) => (body as { method?: unknown } | null)?.met
  */
 async function agentOf(c: Context<Env>, body: unknown): Promise<Agent> {
   const principal = await authenticate(c, { cachedAgent: isToolCall(body) });
-  if (principal.kind === "admin")
-    throw agentError("forbidden", "An MCP session is an agent: connect with an agent's own token, not the admin token.");
+  if (principal.kind !== "agent")
+    throw agentError("forbidden", `An MCP session is an agent: connect with an agent's own token, not ${principal.kind === "admin" ? "the admin token" : "an answering token"}.`);
   return principal.agent;
 }
 

@@ -58,6 +58,7 @@ export function callItem(call: CallRecord) {
   ];
   if (call.deadline) facts.push(...fact(deadlineLabel(call.status), timeElement(call.deadline)));
   if (call.decidedAt) facts.push(...fact(call.deniedBy ? "Denied" : "Approved", timeElement(call.decidedAt), ` by ${call.deniedBy ?? call.approvedBy ?? "—"}`));
+  if (call.answeredBy) facts.push(...fact("Answered by", call.answeredByName ? `${call.answeredByName} (answering token ${call.answeredBy})` : call.answeredBy));
   if (call.finishedAt) facts.push(...fact("Finished", timeElement(call.finishedAt)));
   const took = duration(call);
   if (took) facts.push(...fact("Duration", took));

@@ -6,6 +6,7 @@ import { loadAgent, wireAgentPage } from "./agent";
 import { loadAgents, wireAgentsPage } from "./agents";
 import { loadApprovals, refreshCount, wireApprovalsPage } from "./approvals";
 import { loadQuestions, refreshQuestionCount, wireQuestionsPage } from "./questions";
+import { loadAnswerTokens, wireAnswerTokens } from "./answer-tokens";
 import { loadDepartments } from "./departments";
 import { loadGroups, wireGroupsPage } from "./groups";
 import { loadModules } from "./modules";
@@ -29,7 +30,13 @@ const PAGES: Record<PageKind, { wire?: () => void; load: () => Promise<unknown> 
   agent: { wire: wireAgentPage, load: loadAgent },
   departments: { load: loadDepartments },
   approvals: { wire: wireApprovalsPage, load: loadApprovals },
-  questions: { wire: wireQuestionsPage, load: loadQuestions },
+  questions: {
+    wire: () => {
+      wireQuestionsPage();
+      wireAnswerTokens();
+    },
+    load: () => Promise.all([loadQuestions(), loadAnswerTokens()]),
+  },
 };
 
 const COUNT_REFRESH_MS = 15_000;

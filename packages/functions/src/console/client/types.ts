@@ -1,6 +1,7 @@
 // The API's answers as the console reads them: the core's types (zod schemas) as JSON. Type imports only: nothing of
 // the core is bundled into the browser script.
 import type { PublicAgent } from "@toolgate/core/agent";
+import type { AnswerToken as StoredAnswerToken } from "@toolgate/core/answer-token";
 import type { CallRecord as StoredCall, CallStatus as StoredCallStatus } from "@toolgate/core/call";
 import type { GroupSummary as CatalogGroup } from "@toolgate/core/group";
 import type { ModuleState as StoredModuleState } from "@toolgate/core/module";
@@ -18,6 +19,7 @@ export type ToolPolicy = StoredToolPolicy;
 export type PolicyView = AdminPolicyView & { definition?: ToolDefinition };
 export type ModuleState = StoredModuleState;
 export type Agent = PublicAgent;
+export type AnswerToken = StoredAnswerToken;
 export type CallStatus = StoredCallStatus;
 export type CallRecord = StoredCall & { roleName?: string; agentName?: string };
 
