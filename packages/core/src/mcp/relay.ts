@@ -14,6 +14,8 @@ const REQUEST_ID_PREFIX = "toolgate-";
 const POLL_MS = 500;
 /** How long a reply nobody collects stays in the store. */
 const REPLY_TTL_MS = 60 * 60 * 1000;
+/** The largest reply kept (a store item holds 400 KB); a larger one reaches the call as an error saying so. */
+const MAX_REPLY_BYTES = 256 * 1024;
 
 /** Calls of this process waiting on a reply, woken as soon as it reaches this process. */
 const waiting = new Map<string, () => void>();
@@ -66,7 +68,11 @@ export function repliesIn(body: unknown): JsonRpcReply[] | undefined {
 /** Keeps each reply for the call waiting on it, on this instance or another, and wakes it here if it is here. */
 export async function keepReplies(db: Db, agentId: string, replies: JsonRpcReply[]): Promise<void> {
   for (const { id, result, error } of replies) {
-    const reply: ClientReply = error ? { error } : { result: result ?? {} };
+    const whole: ClientReply = error ? { error } : { result: result ?? {} };
+    const reply: ClientReply =
+      Buffer.byteLength(JSON.stringify(whole), "utf8") > MAX_REPLY_BYTES
+        ? { error: { code: -32600, message: `The client's reply was larger than toolgate carries (${MAX_REPLY_BYTES / 1024} KiB).` } }
+        : whole;
     await putClientReply(db, agentId, id, reply, Date.now() + REPLY_TTL_MS);
     waiting.get(waiterKey(agentId, id))?.();
   }
