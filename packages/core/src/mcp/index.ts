@@ -1,12 +1,12 @@
 import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
-import { answerOwnQuestion } from "../question/answer";
 import { ASK_USER, AskUserArguments } from "../question/schema";
-import { askingRoute, askTheUser, formReply, questionAnswered, questionForm, userReply } from "./ask";
-import type { AskingRoute, UserReply } from "./ask";
-import { getMcpClient, putMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
-import type { CallRelay } from "../executor/relay";
-import { clientRelay, declaredClient, keepReplies, once, repliesIn } from "./relay";
+import { askingRoute, askTheUser, questionAnswered } from "./ask";
+import type { AskingRoute } from "./ask";
+import { getMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
+import { keepHandshake } from "./handshake";
+import { askOverStream, resumeQuestion } from "./questions";
+import { clientRelay, keepReplies, once, repliesIn } from "./relay";
 import type { ClientRelay } from "./relay";
 import * as z from "zod";
 import * as Call from "../call/index";
@@ -15,7 +15,7 @@ import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error
 import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { CALL_TOOL } from "../search/meta-tools";
-import { completed, notAnswered, refused, waiting } from "./results";
+import { completed, refused, waiting } from "./results";
 import type { WaitingCall } from "./results";
 import type { McpSettings } from "./schema";
 import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknownTask } from "./tasks";
@@ -48,50 +48,6 @@ async function listTools({ deps, agent, settings }: McpCaller, cursor: string | 
     return toolsPage(view, settings.pageSize, cursor);
   } catch (error) {
     throw error instanceof StaleCursorError ? invalidParams(error.message) : error;
-  }
-}
-
-/**
- * What a user's reply to a question makes of the call: its result once the answer is recorded, or undefined to ask
- * again (no usable reply, or an answer the question does not take). A question answered already (a retry, or an
- * operator first) returns how it ended.
- */
-async function settleQuestion({ deps, agent }: McpRequest, callId: string, reply: UserReply | undefined): Promise<CallToolResult | undefined> {
-  if (!reply) return undefined;
-  try {
-    const record = await answerOwnQuestion(deps, agent.id, callId, reply, new Date());
-    return completed(callId, record.result!);
-  } catch (error) {
-    if (error instanceof ToolgateError && error.code === "invalid_answer") return undefined;
-    if (error instanceof ToolgateError && error.code === "not_awaiting_answer") {
-      const record = await Call.get(deps.db, agent.id, callId);
-      return record.result ? completed(callId, record.result) : refused(error);
-    }
-    if (error instanceof ToolgateError) return refused(error);
-    throw error;
-  }
-}
-
-/** An ask_user call sent again with its user's answer (2026-07-28's input round trip). */
-async function resumeQuestion(caller: McpRequest, callId: string, args: Record<string, unknown>, responses: Record<string, unknown> | undefined) {
-  return (await settleQuestion(caller, callId, userReply(responses))) ?? askTheUser(caller.deps.seal, callId, caller.agent.id, AskUserArguments.parse(args));
-}
-
-/**
- * An ask_user call of a 2025-era client on a streaming response: the form is put to the client on the call's own
- * response until its user gives an answer the question takes. Past the question's deadline, or if the client cannot
- * be asked after all, the call answers as a waiting one (the question lapses at its deadline).
- */
-async function askOverStream(caller: McpRequest, relay: CallRelay, waiting: WaitingCall, asked: AskUserArguments): Promise<CallToolResult> {
-  const signal = AbortSignal.timeout(Math.max(0, Date.parse(waiting.body.deadline) - Date.now()));
-  try {
-    for (;;) {
-      const settled = await settleQuestion(caller, waiting.body.callId, formReply(await relay.request("elicitation/create", questionForm(asked), signal)));
-      if (settled) return settled;
-    }
-  } catch (error) {
-    if (error instanceof ToolgateError || error instanceof StoreUnavailableError) throw error;
-    return notAnswered(caller.agent.id, waiting, error instanceof Error && !signal.aborted ? error.message : undefined);
   }
 }
 
@@ -217,19 +173,6 @@ const callerOf = (context: McpRequestContext): McpRequest => {
   return caller;
 };
 
-/** How long a 2025-era client's handshake is kept for its later requests: a client reconnecting declares itself again. */
-const CLIENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
-
-const HandshakeParams = z.looseObject({ protocolVersion: z.string().max(100), capabilities: z.record(z.string(), z.unknown()).optional() });
-
-/** A 2025-era initialize request's params (2026-07-28 clients declare themselves on every request instead). */
-function legacyHandshake(body: unknown) {
-  const message = body as { method?: unknown; params?: unknown } | null;
-  if (message?.method !== "initialize") return undefined;
-  const params = HandshakeParams.safeParse(message.params);
-  return params.success ? params.data : undefined;
-}
-
 const logError = (error: Error) => console.error(JSON.stringify({ level: "error", area: "mcp", error: error.message }));
 
 let handler: McpHttpHandler | undefined;
@@ -262,8 +205,7 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
     await keepReplies(caller.deps.db, caller.agent.id, replies);
     return new Response(null, { status: 202 });
   }
-  const handshake = legacyHandshake(parsedBody);
-  if (handshake) await putMcpClient(caller.deps.db, caller.agent.id, declaredClient(handshake), Date.now() + CLIENT_KEPT_MS);
+  await keepHandshake(caller.deps.db, caller.agent.id, parsedBody);
   const served: McpRequest = { ...caller };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
   const response = await mcpHandler().fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });

@@ -138,13 +138,6 @@ export function clientRelay({ db, agentId, server, ctx, streams, client }: Relay
   };
 }
 
-/** A client's handshake as kept for its later requests: a 2025-06-18 `elicitation: {}` means forms. */
-export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): McpClientRecord {
-  const elicitation = params.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
-  const modes = elicitation && { form: elicitation.form !== undefined || elicitation.url === undefined, url: elicitation.url !== undefined };
-  return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
-}
-
 /** The value of `read`, read the first time it is asked for and then kept. */
 export function once<T>(read: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
