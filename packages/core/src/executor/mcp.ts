@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
+import { pooledFetch } from "./pooled-fetch";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -40,7 +41,7 @@ function connection(url: URL, headers: Record<string, string>, signal: AbortSign
     drop(oldestKey, oldest);
   }
   const client = new Client(CLIENT_INFO);
-  const connecting = client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { signal }).then(() => client);
+  const connecting = client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: pooledFetch }), { signal }).then(() => client);
   connections.set(key, connecting);
   return { key, connecting };
 }
