@@ -171,6 +171,18 @@ test("storedResult - does not break multi-byte characters at the cut", () => {
     }
 });
 
+test("storedResult - a content of any length is cut where its first 16 KiB alone would be cut", () => {
+  for (const character of ["z", "é", "😀", "\n"]) {
+    const start = "a" + character.repeat(MAX_STORED_BYTES);
+    const label = JSON.stringify(character);
+    expect(storedResult({ content: start + character.repeat(64 * MAX_STORED_BYTES), type: "text" }), label).toEqual(storedResult({ content: start, type: "text" }));
+  }
+});
+
+test("isSecretKey - answers a key the same however often it is asked", () => {
+  for (let round = 0; round < 3; round++) expect(["apiToken", "name", "pwd", "author"].map(isSecretKey)).toEqual([true, false, true, false]);
+});
+
 test("storedResult - keeps the stored result within 16 KiB when the content needs JSON escaping", () => {
   for (const character of ['"', "\\", "\n", "\u0001"]) {
     const content = character.repeat(2 * MAX_STORED_BYTES);

@@ -25,6 +25,11 @@ const SECRET_FRAGMENTS = [
 /** Too short to look for inside other words ("author", "authority"), but secret-looking as a word of their own. */
 const SECRET_WORDS = new Set(["pwd", "auth"]);
 
+/** Keys already judged: a result repeats the same few keys in every item of a list. Bounded in number and length. */
+const knownKeys = new Map<string, boolean>();
+const MAX_KNOWN_KEYS = 4096;
+const MAX_KNOWN_KEY_LENGTH = 128;
+
 const words = (key: string) =>
   key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -37,9 +42,16 @@ const words = (key: string) =>
  * (APITOKEN, dbpassword, password1, clientSecret, max_tokens too), or a word of it (camelCase, snake_case, kebab-case) is "pwd" or "auth".
  */
 export function isSecretKey(key: string): boolean {
+  const known = knownKeys.get(key);
+  if (known !== undefined) return known;
   const normalised = key.normalize("NFKC");
   const compact = normalised.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return SECRET_FRAGMENTS.some((fragment) => compact.includes(fragment)) || words(normalised).some((word) => SECRET_WORDS.has(word));
+  const secret = SECRET_FRAGMENTS.some((fragment) => compact.includes(fragment)) || words(normalised).some((word) => SECRET_WORDS.has(word));
+  if (key.length <= MAX_KNOWN_KEY_LENGTH) {
+    if (knownKeys.size >= MAX_KNOWN_KEYS) knownKeys.clear();
+    knownKeys.set(key, secret);
+  }
+  return secret;
 }
 
 const isContainer = (value: unknown): value is object => value !== null && typeof value === "object";
@@ -183,10 +195,16 @@ export function scrubSecrets<T>(value: T, secrets: string[]): T {
 
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
-function cutToBytes(text: string, maxBytes: number) {
-  const cut = Buffer.from(text, "utf8").subarray(0, maxBytes).toString("utf8");
+/** The first maxBytes bytes of UTF-8 as text, less a character they would cut in two. */
+function wholeCharacters(encoded: Buffer, maxBytes: number) {
+  const cut = encoded.subarray(0, maxBytes).toString("utf8");
   return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
 }
+
+/** UTF-8 of the text's start, as much as any cut to maxBytes reads: a character takes at least one byte, so no more than maxBytes of them. */
+const encodedStart = (text: string, maxBytes: number) => Buffer.from(text.slice(0, maxBytes), "utf8");
+
+const cutToBytes = (text: string, maxBytes: number) => wholeCharacters(encodedStart(text, maxBytes), maxBytes);
 
 /** DynamoDB nests maps and lists 32 levels deep at most; the call record itself takes a few. */
 export const MAX_STORED_DEPTH = 24;
@@ -258,17 +276,18 @@ export function storedResult(result: ToolResult, secrets: string[] = []): Stored
   const summary = mcpResult === undefined ? {} : { mcp: summariseMcpResult(mcpResult, scrub) };
   const base = { ...rest, content: scrubbedContent(result.content, scrub), ...summary };
   const whole = scrubbedMetadata !== undefined && depthOf(scrubbedMetadata) <= MAX_STORED_DEPTH ? { ...base, metadata: scrubbedMetadata } : base;
-  if (byteLength(JSON.stringify(whole)) <= MAX_STORED_BYTES) return whole;
+  if (base.content.length <= MAX_STORED_BYTES && byteLength(JSON.stringify(whole)) <= MAX_STORED_BYTES) return whole;
   const stored = (content: string) => ({ ...base, content, truncated: true as const });
   const fits = (content: string) => byteLength(JSON.stringify(stored(content))) <= MAX_STORED_BYTES;
+  const start = encodedStart(base.content, MAX_STORED_BYTES);
   let low = 0;
-  let high = Math.min(base.content.length, MAX_STORED_BYTES);
+  let high = Math.min(start.length, MAX_STORED_BYTES);
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (fits(cutToBytes(base.content, middle))) low = middle;
+    if (fits(wholeCharacters(start, middle))) low = middle;
     else high = middle - 1;
   }
-  return stored(cutToBytes(base.content, low));
+  return stored(wholeCharacters(start, low));
 }
 
 /** An error as the call record keeps it: the secrets scrubbed from its message. */

@@ -1,9 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { request as httpRequest } from "node:http";
 import type { IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { request as httpsRequest } from "node:https";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
+import { agentFor } from "./pool";
 import { ToolResult } from "./schema";
 import { timedOut } from "./timeout";
 import type { Executor } from "./schema";
@@ -11,10 +12,6 @@ import type { Executor } from "./schema";
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 export type HttpCallPayload = { callId: string; tool: string; arguments: Record<string, unknown>; agentId: string; roleId: string };
-
-/** One pool of kept-alive connections per process and protocol: a warm call to a module reuses its socket. */
-const POOL = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
-const agents = { "http:": new HttpAgent(POOL), "https:": new HttpsAgent(POOL) };
 
 const failed = (url: URL, reason: string) =>
   executorError("executor_failed", `The tool's executor at ${url.origin} failed: ${reason}.`, { recoverable: false });
@@ -43,7 +40,7 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number): Prom
     const fail = (error: ToolgateError) => settle(() => reject(error));
     const request = send(url, {
       method: "POST",
-      agent: agents[url.protocol as keyof typeof agents],
+      agent: agentFor(url),
       headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "application/json", "user-agent": "toolgate" },
     });
     const deadline = setTimeout(() => {

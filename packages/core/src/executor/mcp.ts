@@ -9,6 +9,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
+import { pooledFetch } from "./pooled-fetch";
 import { cannotRelay, RelayRefusal } from "./relay";
 import type { CallPeople, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
@@ -85,7 +86,7 @@ function connection(url: URL, headers: Record<string, string>, signal: AbortSign
   }
   const client = relaying(new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }));
   // Connected outside any call's scope: what the server sends on its own stream belongs to no call.
-  const connecting = relays.exit(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), { signal })).then(() => client);
+  const connecting = relays.exit(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: pooledFetch }), { signal })).then(() => client);
   connections.set(key, connecting);
   return { key, connecting };
 }
