@@ -204,9 +204,10 @@ test("a role whose questions go to the operators puts a module's questions to th
   expect(user.asked).toEqual([]);
 
   const hurried = unique("hurried");
-  await putGroup(request, hurried, { description: "The same module, with little time for a person", executor: { type: "mcp", url: upstream.url, toolPrefix: "quick", timeoutMs: 1_500 } });
+  await putGroup(request, hurried, { description: "The same module, with little time for a person", executor: { type: "mcp", url: upstream.url, toolPrefix: "quick", timeoutMs: 5_000 } });
   const rushed = await agentWithGroups(request, [hurried]);
   const timedOut = request("POST", `/agents/${rushed.agent.id}/calls`, { token: rushed.token, body: { tool: "quick_test_elicitation", arguments: { message: "Quick?" } } });
+  await queuedFor(rushed.agent.id);
   expect((await timedOut).body.error).toBe("tool_timeout");
   const questions = async () => (await request("GET", `/agents/${rushed.agent.id}/calls?tool=ask_user`)).body.calls as Array<Record<string, unknown>>;
   const [withdrawn] = await eventually(questions, (asked) => asked.length === 1 && asked[0]!.status !== "awaiting_answer");

@@ -28,7 +28,7 @@ export async function putMcpClient(db: Db, agentId: string, client: McpClientRec
 }
 
 export async function getMcpClient(db: Db, agentId: string): Promise<McpClientRecord | undefined> {
-  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId) }));
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId), ConsistentRead: true }));
   const parsed = McpClientRecord.safeParse(Item?.client);
   return parsed.success ? parsed.data : undefined;
 }
