@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { ScanCommand } from "@aws-sdk/client-dynamodb";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { expect, inject } from "vitest";
 import { Toolgate } from "@toolgate/core/toolgate";
 import type { EventBridgeEvent } from "aws-lambda";
@@ -76,4 +78,16 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (done(value) || Date.now() > until) return value;
     await sleep(25);
   }
+}
+
+/** Every string in every item of a test's table (a Scan, paged), for looking for what must not be stored. */
+export async function storedText(toolgate: Toolgate): Promise<string> {
+  const items: Record<string, AttributeValue>[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await toolgate.db.client.send(new ScanCommand({ TableName: toolgate.db.table, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return JSON.stringify(items);
 }

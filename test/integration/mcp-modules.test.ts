@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -12,7 +10,7 @@ import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { githubToolset, slowly, startUpstreamMcp } from "../support/upstream-mcp";
 import type { UpstreamMcp, UpstreamMcpOptions } from "../support/upstream-mcp";
-import { agentWithGroups, moduleEvent, putGroup, unique } from "./helpers";
+import { agentWithGroups, moduleEvent, putGroup, storedText, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
@@ -56,18 +54,6 @@ async function closedPort() {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/** Every string in every item of the test's table (a Scan, paged), for looking for what must not be stored. */
-async function storedText(): Promise<string> {
-  const items: Record<string, AttributeValue>[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await toolgate.db.client.send(new ScanCommand({ TableName: toolgate.db.table, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return JSON.stringify(items);
 }
 
 test("PUT /groups/:id - an MCP executor without tools imports every page of the server's tools/list", async () => {
@@ -220,7 +206,7 @@ test("a header secret reaches the upstream and appears nowhere else: not in grou
     answer.body,
   ];
   for (const surface of surfaces) expect(JSON.stringify(surface)).not.toContain(secret);
-  expect(await storedText()).not.toContain(secret);
+  expect(await storedText(toolgate)).not.toContain(secret);
   expect(logged.join("\n")).not.toContain(secret);
 });
 

@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { ScanCommand } from "@aws-sdk/client-dynamodb";
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,7 +11,7 @@ import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { startUpstreamMcp } from "../support/upstream-mcp";
 import type { UpstreamMcp } from "../support/upstream-mcp";
-import { agentWithGroups, putGroup, unique } from "./helpers";
+import { agentWithGroups, putGroup, storedText, unique } from "./helpers";
 
 let toolgate: Toolgate;
 let request: Api;
@@ -134,18 +132,6 @@ test("POST /agents/:id/calls - answers the text as before and the MCP server's w
   expect(done.body).toEqual({ callId: expect.stringMatching(/^call_/), status: "completed", result: { content: '{"months":12,"total":1234.5}', type: "json", mcpResult: EVERY_KIND } });
 });
 
-/** Every string in every item of the test's table (a Scan, paged), for looking for what must not be stored. */
-async function storedText(): Promise<string> {
-  const items: Record<string, AttributeValue>[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await toolgate.db.client.send(new ScanCommand({ TableName: toolgate.db.table, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return JSON.stringify(items);
-}
-
 test("call records - keep a bounded summary of an MCP answer's blocks and never its image, audio or blob data", async () => {
   const done = await request("POST", `/agents/${caller.agent.id}/calls`, { token: caller.token, body: { tool: "sales_report", arguments: { caller: "record" } } });
   const record = await request("GET", `/agents/${caller.agent.id}/calls/${done.body.callId}`, { token: caller.token });
@@ -164,7 +150,7 @@ test("call records - keep a bounded summary of an MCP answer's blocks and never 
       structuredContent: true,
     },
   });
-  const stored = await storedText();
+  const stored = await storedText(toolgate);
   for (const data of [IMAGE, AUDIO, BLOB]) expect(stored).not.toContain(data.slice(0, 64));
 });
 

@@ -45,7 +45,11 @@ async function relayed(scope: RelayScope | undefined, method: RelayedRequest, pa
   if (!scope) throw cannotRelay(method);
   const asked = scrubSecrets(params, scope.secrets);
   const operators = method === "elicitation/create" && params.mode !== "url" ? scope.operators : undefined;
-  const toOperators = async () => (operators ? await operators(asked, signal) : undefined) ?? Promise.reject(cannotRelay(method));
+  const toOperators = async () => {
+    const answer = operators && (await operators(asked, signal));
+    if (!answer) throw cannotRelay(method);
+    return answer;
+  };
   if (!scope.relay || (operators && scope.operatorsFirst)) return toOperators();
   try {
     return scrubSecrets(await scope.relay.request(method, asked, signal), scope.secrets);
@@ -200,7 +204,7 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
 export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, people: CallPeople = {}): Promise<ToolResult> {
   const { relay } = people;
   const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (client, signal, secrets) => {
-    const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress).catch(() => {}) : undefined;
+    const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
     const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
     return relays.run({ ...people, secrets }, () => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }));
   });

@@ -103,18 +103,21 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
 }
 
 /**
+ * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
+ * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
+ */
+export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
+
+/** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
+const questionsToOperators = (view: View) => view.access.role.questions === "operator";
+
+/**
  * The guard. A warm call to an http executor costs one round trip before the tool runs — its admission (the agent's
  * guard state, which also proves its token current, the call's start and the versions that prove the cached plan
  * current, written and read together) — and one write of the outcome after it. When policies apply to the call, Cedar
  * answers while the admission's first requests travel: the start, which records the answer, follows them; a call the
  * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
-/**
- * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
- * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
- */
-export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
-
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest, options: CallOptions = {}): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
   const started = new Date();
@@ -199,8 +202,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           deps.states.remember(caller.id, { state: { ...guard.state, seq: admitted.next.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
           return { kind: "refused", planned, counted: guard.state } as const;
         }
-        // A role whose questions always go to an operator puts none to the agent's user, whatever its client can do.
-        const next = admission(deps, planned, base({ arguments: null }), view.access.role.questions === "operator" ? {} : options);
+        const next = admission(deps, planned, base({ arguments: null }), questionsToOperators(view) ? {} : options);
         const { guard: written, check } = await pending
           .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
           .catch((error: unknown) => {
@@ -263,7 +265,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, {
         relay: options.relay,
-        questionsToOperators: view.access.role.questions === "operator",
+        questionsToOperators: questionsToOperators(view),
       }) };
     }
   } catch (error) {
