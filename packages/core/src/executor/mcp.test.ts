@@ -4,8 +4,9 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { slowly, startUpstreamMcp } from "../../../../test/support/upstream-mcp";
 import type { UpstreamMcp } from "../../../../test/support/upstream-mcp";
+import { startConformanceUpstream } from "../../../../test/support/conformance-upstream";
 import { environmentSecrets, run } from "./index";
-import type { ExecutorCall } from "./index";
+import type { CallRelay, ExecutorCall } from "./index";
 import { closeMcpConnections } from "./mcp";
 import type { McpExecutor } from "./schema";
 
@@ -128,4 +129,65 @@ test("run - an unreachable MCP server is 502 executor_failed; a missing secret i
     code: "executor_failed",
     details: { secret: "ABSENT" },
   });
+});
+
+/** A relay recording what reaches the agent's client; it answers every question with the same form. */
+function recordingRelay() {
+  const logs: unknown[] = [];
+  const requests: string[] = [];
+  const relay: CallRelay = {
+    wantsProgress: false,
+    progress: async () => {},
+    log: async (params) => void logs.push(params.data),
+    request: async (method) => {
+      requests.push(method);
+      return { action: "accept", content: { username: "ada", email: "ada@example.com" } };
+    },
+  };
+  return { relay, logs, requests };
+}
+
+test("run - calls at once to one server each get what the server sends about them, and nothing it sends about no call reaches anyone", async () => {
+  let arrived = 0;
+  let bothArrived!: () => void;
+  const together = new Promise<void>((resolve) => (bothArrived = resolve));
+  const conformance = await startConformanceUpstream([
+    {
+      tool: { name: "say", description: "Logs its word once both calls are running.", inputSchema: { type: "object", properties: { word: { type: "string" } } } },
+      handler: async (args, ctx) => {
+        if (++arrived === 2) bothArrived();
+        await together;
+        await ctx.mcpReq.log("info", `said ${String(args.word)}`);
+        return { content: [{ type: "text", text: String(args.word) }] };
+      },
+    },
+    {
+      tool: { name: "ask_aside", description: "Asks on the session's own stream, about no call.", inputSchema: { type: "object", properties: {} } },
+      handler: async (_args, _ctx, server) => {
+        const asked = await server
+          .elicitInput({ message: "Anyone?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }, { timeout: 300 })
+          .then((answer) => `answered ${answer.action}`)
+          .catch(() => "unanswered");
+        return { content: [{ type: "text", text: asked }] };
+      },
+    },
+  ]);
+  try {
+    const executor: McpExecutor = { type: "mcp", url: conformance.url };
+    const [first, second] = [recordingRelay(), recordingRelay()];
+    const results = await Promise.all([
+      run(executor, call("say", { word: "one" }), { timeoutMs: 5_000, natives: new Map(), secrets, people: { relay: first.relay } }),
+      run(executor, call("say", { word: "two" }), { timeoutMs: 5_000, natives: new Map(), secrets, people: { relay: second.relay } }),
+    ]);
+    expect(results.map((result) => result.content)).toEqual(["one", "two"]);
+    expect(first.logs).toEqual(["said one"]);
+    expect(second.logs).toEqual(["said two"]);
+
+    const aside = recordingRelay();
+    const result = await run(executor, call("ask_aside"), { timeoutMs: 5_000, natives: new Map(), secrets, people: { relay: aside.relay } });
+    expect(result.content).toBe("unanswered");
+    expect(aside.requests).toEqual([]);
+  } finally {
+    await conformance.close();
+  }
 });

@@ -1,5 +1,4 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -21,7 +20,9 @@ export type McpCall = { tool: string; arguments: Record<string, unknown> };
 
 /** Pages of tools/list followed before an import gives up: a server listing the same cursor forever is not followed forever. */
 const MAX_LIST_PAGES = 100;
-const MAX_CONNECTIONS = 64;
+/** Servers (URL and headers) whose idle connections are kept, and idle connections kept per server. */
+const MAX_SERVERS = 64;
+const MAX_IDLE_PER_SERVER = 8;
 const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 /** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
@@ -29,12 +30,11 @@ const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} 
 type RelayScope = CallPeople & { secrets: string[] };
 
 /**
- * The call an upstream's request or log message belongs to. A connection serves many calls at once; what a server
- * sends about a call arrives on that call's own response stream, read within the call, where its scope is current.
- * What a server sends on its connection's own stream relates to no call and reaches no agent (a question sent there
- * is refused): it could be any agent's whose call shares the connection.
+ * A connected client and the call it serves now. A connection serves one call at a time, and reads no stream but its
+ * calls' own (see callStreamsOnly): whatever its server sends belongs to the call it serves, and reaches that call's
+ * people; between calls, nothing does (a question is refused, a log message dropped).
  */
-const relays = new AsyncLocalStorage<RelayScope>();
+type Connection = { key: string; client: Client; serving?: RelayScope };
 
 /**
  * A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the
@@ -59,47 +59,79 @@ async function relayed(scope: RelayScope | undefined, method: RelayedRequest, pa
   }
 }
 
-function relaying(client: Client) {
-  client.setRequestHandler("elicitation/create", (request, ctx) => relayed(relays.getStore(), "elicitation/create", request.params, ctx.mcpReq.signal) as never);
-  client.setRequestHandler("sampling/createMessage", (request, ctx) => relayed(relays.getStore(), "sampling/createMessage", request.params, ctx.mcpReq.signal) as never);
+function relaying(connection: Connection) {
+  const { client } = connection;
+  client.setRequestHandler("elicitation/create", (request, ctx) => relayed(connection.serving, "elicitation/create", request.params, ctx.mcpReq.signal) as never);
+  client.setRequestHandler("sampling/createMessage", (request, ctx) => relayed(connection.serving, "sampling/createMessage", request.params, ctx.mcpReq.signal) as never);
   client.setNotificationHandler("notifications/message", async (notification) => {
-    const scope = relays.getStore();
+    const scope = connection.serving;
     await scope?.relay?.log(scrubSecrets(notification.params, scope.secrets));
   });
-  return client;
 }
 
-/** One connected client per URL and headers (secret values included) in this process, reused by every call; dropped on failure. */
-const connections = new Map<string, Promise<Client>>();
+/**
+ * The transport's fetch. A GET that would open the connection's own stream (what a server sends there relates to no
+ * call: it could be any agent's) is answered 405 here, which the transport takes as "no such stream"; a GET resuming
+ * a call's response stream goes through.
+ */
+const callStreamsOnly = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
+  init.method === "GET" && !new Headers(init.headers).has("last-event-id") ? Promise.resolve(new Response(null, { status: 405 })) : pooledFetch(input, init);
+
+/** Idle connections per URL and headers (secret values included), the most recently used server last; a call takes one or connects anew. */
+const idle = new Map<string, Connection[]>();
 
 const keyOf = (url: string, headers: Record<string, string>) =>
   createHash("sha256").update(JSON.stringify([url, Object.entries(headers).sort(([a], [b]) => a.localeCompare(b))])).digest("base64url");
 
-function drop(key: string, connecting: Promise<Client>) {
-  if (connections.get(key) === connecting) connections.delete(key);
-  connecting.then((client) => client.close()).catch(() => {});
-}
+const close = (connection: Connection) => void connection.client.close().catch(() => {});
 
-function connection(url: URL, headers: Record<string, string>, signal: AbortSignal) {
+async function take(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Connection> {
   const key = keyOf(url.href, headers);
-  const cached = connections.get(key);
-  if (cached) return { key, connecting: cached };
-  if (connections.size >= MAX_CONNECTIONS) {
-    const [oldestKey, oldest] = connections.entries().next().value!;
-    drop(oldestKey, oldest);
+  const ready = idle.get(key)?.pop();
+  if (ready) return ready;
+  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }) };
+  relaying(connection);
+  try {
+    await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly }), { signal });
+  } catch (error) {
+    close(connection);
+    throw error;
   }
-  const client = relaying(new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }));
-  // Connected outside any call's scope: what the server sends on its own stream belongs to no call.
-  const connecting = relays.exit(() => client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: pooledFetch }), { signal })).then(() => client);
-  connections.set(key, connecting);
-  return { key, connecting };
+  return connection;
 }
 
-/** Closes every cached connection (tests, shutdown). */
+function giveBack(connection: Connection) {
+  connection.serving = undefined;
+  const waiting = idle.get(connection.key) ?? [];
+  idle.delete(connection.key);
+  if (idle.size >= MAX_SERVERS) {
+    const [oldestKey, oldest] = idle.entries().next().value!;
+    idle.delete(oldestKey);
+    oldest.forEach(close);
+  }
+  idle.set(connection.key, waiting);
+  if (waiting.length >= MAX_IDLE_PER_SERVER) close(connection);
+  else waiting.push(connection);
+}
+
+/** Runs work on a connection of its own, given back when the work succeeds; a failure closes it, so the next call connects afresh. */
+async function withConnection<T>(url: URL, headers: Record<string, string>, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await take(url, headers, signal);
+  try {
+    const value = await work(connection);
+    giveBack(connection);
+    return value;
+  } catch (error) {
+    close(connection);
+    throw error;
+  }
+}
+
+/** Closes every idle connection (tests, shutdown). */
 export async function closeMcpConnections() {
-  const open = [...connections.entries()];
-  connections.clear();
-  await Promise.all(open.map(([, connecting]) => connecting.then((client) => client.close()).catch(() => {})));
+  const open = [...idle.values()].flat();
+  idle.clear();
+  await Promise.all(open.map((connection) => connection.client.close().catch(() => {})));
 }
 
 const reasonOf = (error: unknown) => {
@@ -115,15 +147,15 @@ const failed = ({ url, secrets }: Exchange, reason: string) =>
   executorError("executor_failed", `The tool's MCP server at ${url.origin} failed: ${scrubText(reason, secrets)}.`, { recoverable: false });
 
 /**
- * Runs one exchange with the upstream on the cached connection, within the deadline: past it the request is aborted
- * (which cancels it upstream) and the answer is 504 tool_timeout. Any failure drops the connection, so the next call connects afresh.
+ * Runs one exchange with the upstream on a connection of its own, within the deadline: past it the request is aborted
+ * (which cancels it upstream) and the answer is 504 tool_timeout.
  */
 async function exchange<T>(
   executor: McpExecutor,
   source: SecretSource,
   tool: string,
   timeoutMs: number,
-  work: (client: Client, signal: AbortSignal, secrets: string[]) => Promise<T>,
+  work: (connection: Connection, signal: AbortSignal, secrets: string[]) => Promise<T>,
 ) {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
@@ -136,12 +168,10 @@ async function exchange<T>(
       fail(timedOut(tool, timeoutMs));
     }, timeoutMs);
   });
-  const { key, connecting } = connection(url, headers, abort.signal);
   try {
-    const value = await Promise.race([connecting.then((client) => work(client, abort.signal, secrets)), deadline]);
+    const value = await Promise.race([withConnection(url, headers, abort.signal, (connection) => work(connection, abort.signal, secrets)), deadline]);
     return { value, context };
   } catch (error) {
-    drop(key, connecting);
     if (error instanceof ToolgateError) throw error;
     throw failed(context, reasonOf(error));
   } finally {
@@ -153,7 +183,7 @@ const requestOptions = (signal: AbortSignal, timeoutMs: number) => ({ signal, ti
 
 /** Every tool the server lists, following tools/list page by page. */
 export async function listMcpTools(executor: McpExecutor, source: SecretSource, timeoutMs: number): Promise<McpTool[]> {
-  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, async (client, signal) => {
+  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, async ({ client }, signal) => {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -203,10 +233,11 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
  */
 export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, people: CallPeople = {}): Promise<ToolResult> {
   const { relay } = people;
-  const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (client, signal, secrets) => {
+  const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (connection, signal, secrets) => {
     const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
     const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
-    return relays.run({ ...people, secrets }, () => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }));
+    connection.serving = { ...people, secrets };
+    return connection.client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) });
   });
   return toolResult(value as CallToolResult, context);
 }
