@@ -6,7 +6,7 @@ import { ArgumentSeal } from "./call/seal";
 import { cleanup } from "./cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
-import { defaultSecrets, nativeTools } from "./executor/index";
+import { CallSigner, defaultSecrets, nativeTools } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
 import { guardSettings, linkedBus, mcpSettings, storeOptions } from "./environment";
 import { BusPublisher, noEvents } from "./events/publisher";
@@ -37,6 +37,8 @@ export class Toolgate {
   readonly db: Db;
   readonly catalog: Catalog;
   readonly tokens: TokenSigner;
+  /** Signs the token every request to an executor carries, and publishes its public keys. */
+  readonly signer: CallSigner;
   readonly config: Config;
   readonly roles: RoleCache;
   readonly agents: AgentCache;
@@ -58,6 +60,7 @@ export class Toolgate {
     this.events = options.events ?? noEvents;
     this.catalog = new Catalog(this.db, this.events);
     this.tokens = new TokenSigner(options.signingKey);
+    this.signer = new CallSigner(options.signingKey);
     this.config = {
       ...DEFAULT_GUARD_SETTINGS,
       ...Object.fromEntries(Object.entries(options).filter(([key, value]) => key in DEFAULT_GUARD_SETTINGS && value !== undefined)),
@@ -75,8 +78,8 @@ export class Toolgate {
   }
 
   get guard(): GuardDeps {
-    const { db, catalog, roles, agents, states, natives, secrets, config: settings, seal, events } = this;
-    return { db, catalog, roles, agents, states, natives, secrets, settings, seal, events };
+    const { db, catalog, roles, agents, states, natives, secrets, signer, config: settings, seal, events } = this;
+    return { db, catalog, roles, agents, states, natives, secrets, signer, settings, seal, events };
   }
 
   get auth(): Agent.AuthDeps {

@@ -79,6 +79,7 @@ export const API = {
       resource: "GET /.well-known/oauth-protected-resource",
       resourceOfMcp: "GET /.well-known/oauth-protected-resource/mcp",
     },
+    callKeys: { jwks: "GET /.well-known/jwks.json" },
   },
 } as const;
 

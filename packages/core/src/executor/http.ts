@@ -7,11 +7,16 @@ import { executorError } from "./errors";
 import { agentFor } from "./pool";
 import { ToolResult } from "./schema";
 import { timedOut } from "./timeout";
-import type { Executor } from "./schema";
+import { environmentSecrets, resolveHeaders } from "./secrets";
+import type { SecretSource } from "./secrets";
+import type { HttpExecutor } from "./schema";
+import { scrubSecrets } from "../call/redact";
+
+const NO_SECRETS = environmentSecrets({});
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-export type HttpCallPayload = { callId: string; tool: string; arguments: Record<string, unknown>; agentId: string; roleId: string };
+export type HttpCallPayload = { callId: string; tool: string; arguments: Record<string, unknown>; agentId: string; roleId: string; department?: string };
 
 const failed = (url: URL, reason: string) =>
   executorError("executor_failed", `The tool's executor at ${url.origin} failed: ${reason}.`, { recoverable: false });
@@ -27,7 +32,7 @@ const reasonOf = (error: unknown) => {
  * POSTs the body and reads the answer as it streams in: refused past the size limit (declared or counted), abandoned
  * at the deadline. Settles once; whatever happens after (a destroyed socket's error, a late chunk) is ignored.
  */
-function exchange(url: URL, body: string, tool: string, timeoutMs: number): Promise<string> {
+function exchange(url: URL, body: string, tool: string, timeoutMs: number, headers: Record<string, string>): Promise<string> {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -41,7 +46,7 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number): Prom
     const request = send(url, {
       method: "POST",
       agent: agentFor(url),
-      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "application/json", "user-agent": "toolgate" },
+      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), accept: "application/json", "user-agent": "toolgate" },
     });
     const deadline = setTimeout(() => {
       fail(timedOut(tool, timeoutMs));
@@ -76,9 +81,17 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number): Prom
   });
 }
 
-export async function runHttpExecutor(executor: Extract<Executor, { type: "http" }>, payload: HttpCallPayload, timeoutMs: number): Promise<ToolResult> {
+/** What else a request carries: the executor's secrets to read its headers with, and the call token. */
+export type HttpRequestOptions = { secrets?: SecretSource; callToken?: Record<string, string> };
+
+/**
+ * POSTs the call to the executor, with its headers (secret references read now) and the call token, and reads its
+ * tool result; anything the executor echoes of a secret header is cut out of the result.
+ */
+export async function runHttpExecutor(executor: HttpExecutor, payload: HttpCallPayload, timeoutMs: number, options: HttpRequestOptions = {}): Promise<ToolResult> {
   const url = new URL(executor.url);
-  const text = await exchange(url, JSON.stringify(payload), payload.tool, timeoutMs);
+  const { headers, secrets } = await resolveHeaders(executor.headers, options.secrets ?? NO_SECRETS, url.origin);
+  const text = await exchange(url, JSON.stringify(payload), payload.tool, timeoutMs, { ...headers, ...options.callToken });
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -88,5 +101,5 @@ export async function runHttpExecutor(executor: Extract<Executor, { type: "http"
   if (nestsDeeperThan(body)) throw failed(url, `its result nests more than ${MAX_JSON_DEPTH} levels deep`);
   const parsed = ToolResult.safeParse(body);
   if (!parsed.success) throw failed(url, 'it did not answer with a tool result { content: string, type?: "text" | "json" | "error" }');
-  return parsed.data;
+  return secrets.length === 0 ? parsed.data : scrubSecrets(parsed.data, secrets);
 }

@@ -1,10 +1,11 @@
 import { expect, test } from "vitest";
 import * as z from "zod";
 import { jsonResult, Tool } from "../tool/tool";
-import { environmentSecrets, run } from "./index";
+import { CallSigner, environmentSecrets, run } from "./index";
 import type { ExecutorCall } from "./index";
 
 const secrets = environmentSecrets({});
+const signer = new CallSigner("unit-signing-key-0123456789-0123456789");
 
 const call = (tool: string, args: Record<string, unknown> = {}): ExecutorCall => ({ callId: "call_1", tool, agentId: "agt_1", roleId: "rol_1", arguments: args });
 
@@ -19,7 +20,7 @@ test("run - a native tool runs with the call's arguments, parsed by its zod sche
       return jsonResult(`hi ${input.name}`);
     },
   });
-  const result = await run({ type: "native" }, call("greet", { name: "ann" }), { timeoutMs: 1_000, secrets, natives: new Map([["greet", greet]]) });
+  const result = await run({ type: "native" }, call("greet", { name: "ann" }), { timeoutMs: 1_000, secrets, signer, natives: new Map([["greet", greet]]) });
   expect(result).toEqual({ content: '"hi ann"', type: "json" });
   expect(seen).toEqual([{ input: { name: "ann", times: 1 }, sessionID: "agt_1" }]);
 });
@@ -37,7 +38,7 @@ test("run - a native tool slower than the timeout ends with 504 tool_timeout and
     },
   });
   const started = Date.now();
-  await expect(run({ type: "native" }, call("slow"), { timeoutMs: 50, secrets, natives: new Map([["slow", slow]]) })).rejects.toMatchObject({
+  await expect(run({ type: "native" }, call("slow"), { timeoutMs: 50, secrets, signer, natives: new Map([["slow", slow]]) })).rejects.toMatchObject({
     status: 504,
     code: "tool_timeout",
     message: expect.stringContaining("50 ms"),
@@ -47,6 +48,6 @@ test("run - a native tool slower than the timeout ends with 504 tool_timeout and
 });
 
 test("run - a native tool toolgate does not implement is 501 no_executor; a client-executed tool never runs here", async () => {
-  await expect(run({ type: "native" }, call("ghost"), { timeoutMs: 1_000, secrets, natives: new Map() })).rejects.toMatchObject({ status: 501, code: "no_executor" });
-  expect(() => run({ type: "client" }, call("read_file"), { timeoutMs: 1_000, secrets, natives: new Map() })).toThrow(/agent's runtime/);
+  await expect(run({ type: "native" }, call("ghost"), { timeoutMs: 1_000, secrets, signer, natives: new Map() })).rejects.toMatchObject({ status: 501, code: "no_executor" });
+  expect(() => run({ type: "client" }, call("read_file"), { timeoutMs: 1_000, secrets, signer, natives: new Map() })).toThrow(/agent's runtime/);
 });

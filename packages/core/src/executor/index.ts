@@ -1,11 +1,13 @@
 import type { ToolInfo } from "../tool/tool";
+import { CALL_TOKEN_HEADER } from "./call-token";
+import type { CallSigner } from "./call-token";
 import { executorError } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
 import type { CallPeople } from "./relay";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
-import type { Executor, McpExecutor, ToolResult } from "./schema";
+import type { Executor, HttpExecutor, McpExecutor, ToolResult } from "./schema";
 
 export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
 export { EXECUTOR_ERRORS, executorError } from "./errors";
@@ -14,16 +16,26 @@ export type { SecretSource } from "./secrets";
 export { nativeTools } from "./native/index";
 export type { NativeServices } from "./native/index";
 
-/** One call as an executor receives it: the real (validated) arguments. */
-export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; arguments: Record<string, unknown> };
+/** One call as an executor receives it: the real (validated) arguments, and the agent's department when it has one. */
+export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; department?: string; arguments: Record<string, unknown> };
 
 export type Natives = ReadonlyMap<string, ToolInfo>;
 
-/** `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators). */
-export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource; people?: CallPeople };
+/**
+ * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
+ * `signer`: signs the call token every request to the executor carries.
+ */
+export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople };
 export type { CallPeople, CallRelay, OperatorQuestions, RelayedRequest } from "./relay";
 
 export { timedOut } from "./timeout";
+export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
+export type { Jwks } from "./call-token";
+
+/** The header naming this call to the executor at `url`, signed. */
+const callTokenFor = async (call: ExecutorCall, url: string, { signer, timeoutMs }: RunOptions) => ({
+  [CALL_TOKEN_HEADER]: await signer.sign({ ...call, audience: url, timeoutMs }),
+});
 
 const clientExecuted = (tool: string) =>
   executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
@@ -38,7 +50,10 @@ async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number
 }
 
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people);
+  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people, await callTokenFor(call, executor.url, options));
+
+const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
+  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });
 
 /**
  * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate).
@@ -47,7 +62,7 @@ const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOpt
 export function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
   switch (executor.type) {
     case "http":
-      return runHttpExecutor(executor, call, options.timeoutMs);
+      return runHttp(executor, call, options);
     case "mcp":
       return runMcp(executor, call, options);
     case "native":

@@ -27,7 +27,8 @@ const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 /** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
-type RelayScope = CallPeople & { secrets: string[] };
+/** A call as its connection serves it: where what the server sends goes, the secrets to cut from it, and the call token. */
+type RelayScope = CallPeople & { secrets: string[]; callToken?: Record<string, string> };
 
 /**
  * A connected client and the call it serves now. A connection serves one call at a time, and reads no stream but its
@@ -70,12 +71,19 @@ function relaying(connection: Connection) {
 }
 
 /**
- * The transport's fetch. A GET that would open the connection's own stream (what a server sends there relates to no
- * call: it could be any agent's) is answered 405 here, which the transport takes as "no such stream"; a GET resuming
- * a call's response stream goes through.
+ * The transport's fetch for one connection: each request carries the token of the call the connection serves. A GET
+ * that would open the connection's own stream (what a server sends there relates to no call: it could be any
+ * agent's) is answered 405 here, which the transport takes as "no such stream"; a GET resuming a call's response
+ * stream goes through.
  */
-const callStreamsOnly = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
-  init.method === "GET" && !new Headers(init.headers).has("last-event-id") ? Promise.resolve(new Response(null, { status: 405 })) : pooledFetch(input, init);
+const callStreamsOnly =
+  (connection: Connection) =>
+  (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    if (init.method === "GET" && !headers.has("last-event-id")) return Promise.resolve(new Response(null, { status: 405 }));
+    for (const [name, value] of Object.entries(connection.serving?.callToken ?? {})) headers.set(name, value);
+    return pooledFetch(input, { ...init, headers });
+  };
 
 /** Idle connections per URL and headers (secret values included), the most recently used server last; a call takes one or connects anew. */
 const idle = new Map<string, Connection[]>();
@@ -85,14 +93,15 @@ const keyOf = (url: string, headers: Record<string, string>) =>
 
 const close = (connection: Connection) => void connection.client.close().catch(() => {});
 
-async function take(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<Connection> {
+/** An idle connection to the server, or a new one; either serves the call from now on. */
+async function take(url: URL, headers: Record<string, string>, serving: RelayScope | undefined, signal: AbortSignal): Promise<Connection> {
   const key = keyOf(url.href, headers);
   const ready = idle.get(key)?.pop();
-  if (ready) return ready;
-  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }) };
+  if (ready) return Object.assign(ready, { serving });
+  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }), serving };
   relaying(connection);
   try {
-    await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly }), { signal });
+    await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection) }), { signal });
   } catch (error) {
     close(connection);
     throw error;
@@ -115,8 +124,8 @@ function giveBack(connection: Connection) {
 }
 
 /** Runs work on a connection of its own, given back when the work succeeds; a failure closes it, so the next call connects afresh. */
-async function withConnection<T>(url: URL, headers: Record<string, string>, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
-  const connection = await take(url, headers, signal);
+async function withConnection<T>(url: URL, headers: Record<string, string>, serving: RelayScope | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await take(url, headers, serving, signal);
   try {
     const value = await work(connection);
     giveBack(connection);
@@ -155,7 +164,8 @@ async function exchange<T>(
   source: SecretSource,
   tool: string,
   timeoutMs: number,
-  work: (connection: Connection, signal: AbortSignal, secrets: string[]) => Promise<T>,
+  scopeOf: (secrets: string[]) => RelayScope | undefined,
+  work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ) {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
@@ -169,7 +179,7 @@ async function exchange<T>(
     }, timeoutMs);
   });
   try {
-    const value = await Promise.race([withConnection(url, headers, abort.signal, (connection) => work(connection, abort.signal, secrets)), deadline]);
+    const value = await Promise.race([withConnection(url, headers, scopeOf(secrets), abort.signal, (connection) => work(connection, abort.signal)), deadline]);
     return { value, context };
   } catch (error) {
     if (error instanceof ToolgateError) throw error;
@@ -183,7 +193,7 @@ const requestOptions = (signal: AbortSignal, timeoutMs: number) => ({ signal, ti
 
 /** Every tool the server lists, following tools/list page by page. */
 export async function listMcpTools(executor: McpExecutor, source: SecretSource, timeoutMs: number): Promise<McpTool[]> {
-  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, async ({ client }, signal) => {
+  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, () => undefined, async ({ client }, signal) => {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -229,15 +239,27 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
 /**
  * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). What the server
  * sends during the call reaches people: progress when the agent asked for it, log messages, questions and sampling
- * requests to the agent's client (its relay), questions it cannot take to the operators.
+ * requests to the agent's client (its relay), questions it cannot take to the operators. Each of its requests
+ * carries the call token.
  */
-export async function runMcpExecutor(executor: McpExecutor, call: McpCall, source: SecretSource, timeoutMs: number, people: CallPeople = {}): Promise<ToolResult> {
+export async function runMcpExecutor(
+  executor: McpExecutor,
+  call: McpCall,
+  source: SecretSource,
+  timeoutMs: number,
+  people: CallPeople = {},
+  callToken: Record<string, string> = {},
+): Promise<ToolResult> {
   const { relay } = people;
-  const { value, context } = await exchange(executor, source, call.tool, timeoutMs, (connection, signal, secrets) => {
-    const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
-    const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
-    connection.serving = { ...people, secrets };
-    return connection.client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) });
-  });
+  const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
+  const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
+  const { value, context } = await exchange(
+    executor,
+    source,
+    call.tool,
+    timeoutMs,
+    (secrets) => ({ ...people, secrets, callToken }),
+    ({ client }, signal) => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }),
+  );
   return toolResult(value as CallToolResult, context);
 }

@@ -4,11 +4,6 @@ import * as z from "zod";
 const TimeoutMs = z.number().int().min(1).max(900_000);
 const WebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 
-export const HttpExecutor = z.strictObject({
-  type: z.literal("http"),
-  url: WebUrl,
-  timeoutMs: TimeoutMs.optional(),
-});
 
 export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_]{1,128}$/;
 const HeaderText = z.string().max(8192).regex(/^[^\r\n\0]*$/, "must not contain line breaks");
@@ -21,8 +16,8 @@ export const SecretRef = z.strictObject({
 export type SecretRef = z.infer<typeof SecretRef>;
 
 const HEADER_NAME_PATTERN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
-/** Headers the MCP transport sets itself: an executor may not replace them. */
-const TRANSPORT_HEADERS = new Set(["accept", "content-type", "content-length", "host", "connection", "transfer-encoding", "mcp-session-id", "mcp-protocol-version", "last-event-id"]);
+/** Headers toolgate's transport sets itself (the call token among them): an executor may not replace them. */
+const TRANSPORT_HEADERS = new Set(["accept", "content-type", "content-length", "host", "connection", "transfer-encoding", "mcp-session-id", "mcp-protocol-version", "last-event-id", "toolgate-call"]);
 
 export const HeaderValue = z.union([HeaderText, SecretRef]);
 export type HeaderValue = z.infer<typeof HeaderValue>;
@@ -34,9 +29,17 @@ export const ExecutorHeaders = z
     if (names.length > 32) ctx.addIssue({ code: "custom", message: "can name at most 32 headers" });
     for (const name of names)
       if (TRANSPORT_HEADERS.has(name.toLowerCase()))
-        ctx.addIssue({ code: "custom", path: [name], message: `is set by the MCP transport and cannot be given` });
+        ctx.addIssue({ code: "custom", path: [name], message: `is set by toolgate's transport and cannot be given` });
   });
 export type ExecutorHeaders = z.infer<typeof ExecutorHeaders>;
+
+export const HttpExecutor = z.strictObject({
+  type: z.literal("http"),
+  url: WebUrl,
+  headers: ExecutorHeaders.optional(),
+  timeoutMs: TimeoutMs.optional(),
+});
+export type HttpExecutor = z.infer<typeof HttpExecutor>;
 
 /** Prefixed to every imported tool's name with "_" ("gh" → gh_get_me), so names stay unique and valid function names. */
 export const ToolPrefix = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "must be 1-32 letters, digits, '_' or '-'");

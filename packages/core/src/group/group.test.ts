@@ -69,10 +69,12 @@ test("GroupInput - accepts an executor URL only when it is http or https", () =>
     expect(accepts(input({ executor: { type: "http", url } })), url).toBe(false);
 });
 
-test("HttpExecutor - refuses unknown types, keys and out-of-range timeouts", () => {
+test("HttpExecutor - takes headers; refuses unknown types, keys, out-of-range timeouts and the call token's header", () => {
+  expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", headers: { "X-Team": "blue", Authorization: { secret: "TOKEN" } } }).success).toBe(true);
+  expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", headers: { "toolgate-call": "forged" } }).success).toBe(false);
   expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", timeoutMs: 0 }).success).toBe(false);
   expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", timeoutMs: 900_001 }).success).toBe(false);
-  expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", headers: {} }).success).toBe(false);
+  expect(HttpExecutor.safeParse({ type: "http", url: "https://x.example.com", toolPrefix: "gh" }).success).toBe(false);
   expect(accepts(input({ executor: { type: "lambda", url: "https://x.example.com" } }))).toBe(false);
 });
 

@@ -88,7 +88,7 @@ export async function approve(deps: GuardDeps, callId: string, admin: string, no
     return { callId, status: "awaiting_answer", tool: record.tool, deadline: approved.to.deadline! };
   }
   if (approved.to.status === "authorized") return { callId, status: "authorized", tool: record.tool, arguments: args, deadline: approved.to.deadline! };
-  return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs);
+  return runAndSettle(deps, planned.executor, approved.to, args, timeoutMs, undefined, { department: agent.department });
 }
 
 export async function deny(deps: GuardDeps, callId: string, admin: string, now: Date): Promise<CallRecord> {

@@ -2,13 +2,13 @@ import type { AgentCache } from "../agent/cache";
 import type { ArgumentSeal } from "../call/seal";
 import type { Db } from "../dynamo/client";
 import type { EventPublisher } from "../events/publisher";
-import type { Natives, SecretSource } from "../executor/index";
+import type { CallSigner, Natives, SecretSource } from "../executor/index";
 import type { Catalog } from "../group/catalog";
 import type { RoleCache } from "../role/cache";
 import type { GuardStates } from "./caches";
 import type { GuardSettings } from "./settings";
 
-/** What the guard works with: the storage boundary, the per-process caches, the native tools, where secrets come from, settings, the argument seal and where its events go. */
+/** What the guard works with: the storage boundary, the per-process caches, the native tools, where secrets come from, the call signer, settings, the argument seal and where its events go. */
 export type GuardDeps = {
   db: Db;
   catalog: Catalog;
@@ -17,6 +17,7 @@ export type GuardDeps = {
   states: GuardStates;
   natives: Natives;
   secrets: SecretSource;
+  signer: CallSigner;
   settings: GuardSettings;
   seal: ArgumentSeal;
   events: EventPublisher;

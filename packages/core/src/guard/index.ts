@@ -264,6 +264,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
       return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, {
+        department: caller.department,
         relay: options.relay,
         questionsToOperators: questionsToOperators(view),
       }) };

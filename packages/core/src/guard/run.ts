@@ -6,7 +6,7 @@ import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } f
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { run, timedOut } from "../executor/index";
-import type { CallRelay, Natives, SecretSource } from "../executor/index";
+import type { CallRelay, CallSigner, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -16,10 +16,13 @@ import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
 
-export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secrets: SecretSource; seal: ArgumentSeal; events: EventPublisher };
+export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secrets: SecretSource; signer: CallSigner; seal: ArgumentSeal; events: EventPublisher };
 
-/** How a call reaches people while it runs: the agent's MCP client, if any, and whether its role sends every question to the operators. */
-export type RunPeople = { relay?: CallRelay | undefined; questionsToOperators?: boolean };
+/**
+ * Who a call is for while it runs: the agent's department (named to the executor), its MCP client if any, and whether
+ * its role sends every question to the operators.
+ */
+export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean };
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
@@ -41,17 +44,17 @@ export async function runAndSettle(
   args: Record<string, unknown>,
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
-  { relay, questionsToOperators = false }: RunPeople = {},
+  { department, relay, questionsToOperators = false }: RunPeople = {},
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
   const deadline = new Date(startedRunning + timeoutMs);
   const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline, signal);
   const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
-  const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, arguments: args };
+  const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, ...(department ? { department } : {}), arguments: args };
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, people });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people });
   } catch (error) {
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;

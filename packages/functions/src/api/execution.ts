@@ -5,11 +5,15 @@ import { createApp } from "../http/app";
 import type { RequestLog } from "../log";
 import { agents } from "../resources/agents";
 import { answerTokens } from "../resources/answer-tokens";
+import { callKeys } from "../resources/call-keys";
 import { calls } from "../resources/calls";
 import { mcp } from "../resources/mcp";
 
-/** The execution function: agents, their visible tools, every guarded call, the answering tokens, and each agent's MCP endpoint. */
+/**
+ * The execution function: agents, their visible tools, every guarded call, the answering tokens, each agent's MCP
+ * endpoint, and the public keys of the tokens its calls carry to executors.
+ */
 export const executionApp = (getToolgate: () => Toolgate, logRequest?: RequestLog) =>
-  createApp(getToolgate, logRequest).route("/", agents).route("/", calls).route("/", answerTokens).route("/", mcp);
+  createApp(getToolgate, logRequest).route("/", agents).route("/", calls).route("/", answerTokens).route("/", mcp).route("/", callKeys);
 
 export const handler = handle(executionApp(toolgate));

@@ -108,4 +108,9 @@ export const executionDocs = {
   "DELETE /mcp": { summary: "Not served: sessions are stateless, answered 405 (the MCP SDK's JSON-RPC error)", access: "self", answers: {}, errors: UNAUTHENTICATED },
   "GET /.well-known/oauth-protected-resource": { summary: "RFC 9728 metadata of the MCP resource", access: "public", answers: { 200: A.ResourceMetadata } },
   "GET /.well-known/oauth-protected-resource/mcp": { summary: "RFC 9728 metadata of the MCP resource", access: "public", answers: { 200: A.ResourceMetadata } },
+  "GET /.well-known/jwks.json": {
+    summary: "The public keys of the call tokens every request to an executor carries (Ed25519, one per day: yesterday's, today's and tomorrow's)",
+    access: "public",
+    answers: { 200: A.Jwks },
+  },
 } satisfies RouteDocs<"execution">;

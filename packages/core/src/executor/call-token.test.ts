@@ -1,0 +1,62 @@
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { expect, test } from "vitest";
+import { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
+
+const KEY = "unit-signing-key-0123456789-0123456789";
+const claims = {
+  callId: "call_1",
+  agentId: "agt_1",
+  roleId: "rol_1",
+  department: "research",
+  tool: "read_file",
+  audience: "https://files.example.com/run",
+  arguments: { path: "notes.md", lines: [1, 2] },
+  timeoutMs: 30_000,
+};
+const NOW = Date.UTC(2026, 10, 25, 12);
+
+const verify = (token: string, keys: ReturnType<CallSigner["jwks"]>, at: number, audience = claims.audience) =>
+  jwtVerify(token, createLocalJWKSet(keys), { issuer: CALL_TOKEN_ISSUER, audience, currentDate: new Date(at) });
+
+test("a call token names the call, the agent, its role and department, the tool, the executor and the arguments' hash, checked against the published keys", async () => {
+  const signer = new CallSigner(KEY);
+  const token = await signer.sign(claims, NOW);
+  const { payload } = await verify(token, signer.jwks(NOW), NOW);
+  expect(payload).toMatchObject({
+    iss: "toolgate",
+    aud: claims.audience,
+    sub: "agt_1",
+    jti: "call_1",
+    tool: "read_file",
+    role: "rol_1",
+    department: "research",
+    args: argumentsHash({ lines: [1, 2], path: "notes.md" }, "read_file"),
+  });
+  expect(payload.exp! - payload.iat!).toBe(30 + 30);
+  await expect(verify(token, signer.jwks(NOW), NOW, "https://elsewhere.example.com/run")).rejects.toThrow(/aud/);
+  await expect(verify(token, signer.jwks(NOW), NOW + 61_000)).rejects.toThrow(/exp/);
+});
+
+test("every instance derives the same keys from the signing key; another signing key signs tokens the first's keys refuse", async () => {
+  const [one, other] = [new CallSigner(KEY), new CallSigner(KEY)];
+  expect(other.jwks(NOW)).toEqual(one.jwks(NOW));
+  const stranger = new CallSigner("another-signing-key-0123456789-012345");
+  await expect(verify(await stranger.sign(claims, NOW), one.jwks(NOW), NOW)).rejects.toThrow();
+});
+
+test("keys rotate each period without a gap: a token signed at a period's end is checked with the keys published after it", async () => {
+  const signer = new CallSigner(KEY);
+  const lastMoment = Math.ceil(NOW / CALL_KEY_PERIOD_MS) * CALL_KEY_PERIOD_MS - 1;
+  const token = await signer.sign(claims, lastMoment);
+  const next = lastMoment + 1;
+  expect(decodeProtectedHeader(token).kid).not.toBe(signer.keyAt(next).kid);
+  await expect(verify(token, signer.jwks(next), next)).resolves.toBeDefined();
+  expect(signer.jwks(next).keys.map((key) => key.kid)).toContain(signer.keyAt(next + CALL_KEY_PERIOD_MS).kid);
+  expect(signer.jwks(next + 2 * CALL_KEY_PERIOD_MS).keys.map((key) => key.kid)).not.toContain(decodeProtectedHeader(token).kid);
+});
+
+test("the arguments' hash is that of their canonical JSON: key order and spacing do not change it; a lone surrogate is invalid_arguments", () => {
+  expect(argumentsHash({ b: 1, a: { d: [1, "x"], c: null } }, "t")).toBe(argumentsHash(JSON.parse('{ "a": {"c":null, "d":[1,"x"]}, "b":1.0 }'), "t"));
+  expect(argumentsHash({ a: 1 }, "t")).not.toBe(argumentsHash({ a: 2 }, "t"));
+  expect(() => argumentsHash({ text: "\ud800" }, "t")).toThrow(expect.objectContaining({ status: 400, code: "invalid_arguments" }));
+});

@@ -1,0 +1,100 @@
+import { createLocalJWKSet, jwtVerify } from "jose";
+import type { JSONWebKeySet } from "jose";
+import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { argumentsHash, CALL_TOKEN_HEADER } from "@toolgate/core/executor";
+import { startExecutor } from "../support/executor";
+import type { Executor } from "../support/executor";
+import { api, testToolgate, tool } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+import { startUpstreamMcp } from "../support/upstream-mcp";
+import type { UpstreamMcp } from "../support/upstream-mcp";
+import { createAgent, createRole, putGroup, storedText, unique } from "./helpers";
+
+const EXECUTOR_SECRET = "exec-secret-0123456789abcdef";
+let toolgate: Toolgate;
+let request: Api;
+let executor: Executor;
+let upstream: UpstreamMcp;
+
+beforeAll(async () => {
+  toolgate = await testToolgate();
+  request = api(toolgate);
+  executor = await startExecutor();
+  upstream = await startUpstreamMcp({ tools: [{ name: "lookup", description: "Looks a word up.", inputSchema: { type: "object", properties: { word: { type: "string" } } } }] });
+});
+
+afterAll(async () => {
+  await executor.close();
+  await upstream.close();
+});
+
+afterEach(() => vi.unstubAllEnvs());
+
+/** The call token a request carried, checked as a module checks it: against toolgate's published keys, for the module's own URL. */
+async function verified(token: string | string[] | undefined, audience: string) {
+  const published = await request("GET", "/.well-known/jwks.json", { token: null });
+  expect(published.status).toBe(200);
+  expect(published.headers.get("cache-control")).toMatch(/max-age=\d+/);
+  expect(typeof token).toBe("string");
+  const { payload } = await jwtVerify(token as string, createLocalJWKSet(published.body as JSONWebKeySet), { issuer: "toolgate", audience });
+  return payload;
+}
+
+async function agentIn(groupId: string, department?: string) {
+  const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
+  const { agent, token } = await createAgent(request, role.id, department ? { department } : {});
+  return { role, agent, token };
+}
+
+test("an http executor gets every call with a token toolgate signed for it, naming the call, the agent and the arguments, and its own headers with secrets read at call time", async () => {
+  vi.stubEnv("TOOLGATE_SECRET_EXEC_TOKEN", EXECUTOR_SECRET);
+  const groupId = unique("signed");
+  await putGroup(request, groupId, {
+    description: "Tools whose executor checks who calls it.",
+    executor: { type: "http", url: `${executor.url}/run`, headers: { Authorization: { secret: "EXEC_TOKEN", prefix: "Bearer " }, "X-Team": "blue" } },
+    tools: [tool(`${groupId}_echo`)],
+  });
+  const { role, agent, token } = await agentIn(groupId, "research");
+  executor.respond((received) => ({ body: { content: `you sent ${String(received.headers.authorization)}` } }));
+  const args = { word: "gate", options: { exact: true } };
+  const response = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: `${groupId}_echo`, arguments: args } });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  expect(response.body.result.content).toBe("you sent Bearer [REDACTED]");
+
+  const received = executor.requestsFor(`${groupId}_echo`).at(-1)!;
+  expect(received.headers.authorization).toBe(`Bearer ${EXECUTOR_SECRET}`);
+  expect(received.headers["x-team"]).toBe("blue");
+  expect(received.body).toMatchObject({ callId: response.body.callId, agentId: agent.id, roleId: role.id, department: "research", arguments: args });
+  const claims = await verified(received.headers[CALL_TOKEN_HEADER], `${executor.url}/run`);
+  expect(claims).toMatchObject({ jti: response.body.callId, sub: agent.id, role: role.id, department: "research", tool: `${groupId}_echo` });
+  expect(claims.args).toBe(argumentsHash(received.body.arguments, "any"));
+  expect(claims.args).not.toBe(argumentsHash({ ...args, word: "other" }, "any"));
+  await expect(verified(received.headers[CALL_TOKEN_HEADER], "http://127.0.0.1:9/elsewhere")).rejects.toThrow(/aud/);
+  expect(await storedText(toolgate)).not.toContain(EXECUTOR_SECRET);
+});
+
+test("an http executor's secret-looking header must name a secret, and the call token's header is toolgate's own", async () => {
+  const literal = await request("PUT", `/groups/${unique("literal")}`, {
+    body: { description: "Literal secret.", executor: { type: "http", url: `${executor.url}/run`, headers: { Authorization: "Bearer plain" } }, tools: [tool("x_one")] },
+  });
+  expect(literal.status).toBe(400);
+  expect(literal.body).toMatchObject({ error: "invalid_group_def", message: expect.stringContaining('"Authorization" must name a secret') });
+  const reserved = await request("PUT", `/groups/${unique("reserved")}`, {
+    body: { description: "Forged token.", executor: { type: "http", url: `${executor.url}/run`, headers: { "Toolgate-Call": "forged" } }, tools: [tool("x_two")] },
+  });
+  expect(reserved.status).toBe(400);
+  expect(JSON.stringify(reserved.body)).toContain("is set by toolgate's transport");
+});
+
+test("an MCP module's tools/call carries the call token too, for the server's own URL", async () => {
+  const groupId = unique("mcpsigned");
+  await putGroup(request, groupId, { description: "An MCP module.", executor: { type: "mcp", url: upstream.url, toolPrefix: "sg" } });
+  const { agent, token } = await agentIn(groupId);
+  const response = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: "sg_lookup", arguments: { word: "gate" } } });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  const received = upstream.calls.at(-1)!;
+  expect(received.name).toBe("lookup");
+  const claims = await verified(received.headers[CALL_TOKEN_HEADER], upstream.url);
+  expect(claims).toMatchObject({ jti: response.body.callId, sub: agent.id, tool: "sg_lookup", args: argumentsHash({ word: "gate" }, "any") });
+});
