@@ -46,7 +46,8 @@ export function argumentsHash(args: Record<string, unknown>, tool: string): stri
   return createHash("sha256").update(canonical ?? "null").digest("base64url");
 }
 
-const loadJose = () => import("jose");
+let jose: Promise<typeof import("jose")> | undefined;
+const loadJose = () => (jose ??= import("jose"));
 
 /**
  * Signs call tokens with Ed25519 keys derived from toolgate's signing key, one per period: every instance derives the
