@@ -2,6 +2,13 @@
 module.exports = {
   forbidden: [
     {
+      name: "the-module-sdk-stands-alone",
+      comment: "packages/module is published on its own: it reaches into no other package (toolgate's core uses it, not the other way).",
+      severity: "error",
+      from: { path: "^packages/module/src/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^packages/(core|functions|local)/" },
+    },
+    {
       name: "no-circular",
       comment: "No file depends on itself through others, lazy import() included.",
       severity: "error",

@@ -1,15 +1,13 @@
-import { createHash, createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
+import { createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import canonicalize from "canonicalize";
+import { argumentsHash as canonicalHash, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER } from "@toolgate/module/call-token";
 import { guardError } from "../guard/errors";
 
-/** The header every request toolgate sends an executor carries: a JWT saying which call it is, signed by toolgate. */
-export const CALL_TOKEN_HEADER = "toolgate-call";
-export const CALL_TOKEN_ISSUER = "toolgate";
+// The token's format is the module SDK's: what it checks is what toolgate signs.
+export { CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER };
+
 /** How long one key signs. Its public key is published one period before and after, so a module fetches it early and checks a late token. */
 export const CALL_KEY_PERIOD_MS = 24 * 60 * 60 * 1000;
-/** A token outlives its call's timeout by this much, for the clocks of toolgate and the module to differ a little. */
-const CLOCK_SKEW_S = 30;
 const ALGORITHM = "EdDSA";
 /** DER of an Ed25519 PKCS #8 private key, up to its 32-byte seed (RFC 8410). */
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
@@ -29,21 +27,16 @@ export type CallClaims = {
 export type CallKey = { kid: string; privateKey: KeyObject; publicJwk: Record<string, unknown> };
 export type Jwks = { keys: Array<Record<string, unknown>> };
 
-/**
- * The hash a call token carries of its arguments: SHA-256 of their RFC 8785 (JCS) form, base64url. A module computes
- * it from the arguments it received, whatever order or spacing their JSON came in.
- */
+/** The hash a call token carries of its arguments (the SDK's, which a module checks); arguments that have none are invalid_arguments. */
 export function argumentsHash(args: Record<string, unknown>, tool: string): string {
-  let canonical: string | undefined;
   try {
-    canonical = canonicalize(args);
+    return canonicalHash(args);
   } catch {
     throw guardError("invalid_arguments", `The arguments for "${tool}" hold text that is not well-formed Unicode (a lone surrogate); send them as valid UTF-8 text.`, {
       toolName: tool,
       recoverable: true,
     });
   }
-  return createHash("sha256").update(canonical ?? "null").digest("base64url");
 }
 
 let jose: Promise<typeof import("jose")> | undefined;
@@ -89,6 +82,7 @@ export class CallSigner {
       role: claims.roleId,
       ...(claims.department ? { department: claims.department } : {}),
       args: argumentsHash(claims.arguments, claims.tool),
+      deadline: now + claims.timeoutMs,
     })
       .setProtectedHeader({ alg: ALGORITHM, kid, typ: "JWT" })
       .setIssuer(CALL_TOKEN_ISSUER)
@@ -96,7 +90,7 @@ export class CallSigner {
       .setSubject(claims.agentId)
       .setJti(claims.callId)
       .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + Math.ceil(claims.timeoutMs / 1000) + CLOCK_SKEW_S)
+      .setExpirationTime(issuedAt + Math.ceil(claims.timeoutMs / 1000) + CALL_TOKEN_GRACE_SECONDS)
       .sign(privateKey);
   }
 }

@@ -1,0 +1,6 @@
+export { defineTool } from "./tool";
+export type { Logger, ModuleTool, ToolContext, ToolOutput, ToolPolicy, ToolSpec } from "./tool";
+export { defineModule } from "./module";
+export type { GroupDefinition, Module, ModuleSpec } from "./module";
+export { argumentsHash, CALL_TOKEN_HEADER, CallRefused, JWKS_PATH, toolgateKeys, verifyCallToken } from "./call-token";
+export type { SignedCall, VerifiedCall } from "./call-token";

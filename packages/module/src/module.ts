@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import type { JWTVerifyGetKey } from "jose";
+import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token";
+import type { VerifiedCall } from "./call-token";
+import type { Logger, ModuleTool, ToolOutput } from "./tool";
+
+/** The largest call body a module reads: toolgate's arguments are far smaller. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export type ModuleSpec = {
+  /** The group's id in toolgate. */
+  id: string;
+  description: string;
+  tools: ModuleTool[];
+  /** `system` (the default), `department:<name>` or `agent:<id>`, as on PUT /groups/:id. */
+  scope?: string;
+  /** Where toolgate is, to fetch the keys its calls are signed with (default: TOOLGATE_URL); or the keys themselves. */
+  toolgate?: { url?: string; keys?: JWTVerifyGetKey };
+  /** The module's URL as toolgate calls it, which its tokens are issued for; by default the URL a request arrived at. */
+  url?: string;
+};
+
+/** The group as toolgate registers it; `version` is a hash of all of it, so the same tools give the same version. */
+export type GroupDefinition = { id: string; description: string; scope?: string; tools: ModuleTool["definition"][]; version: string };
+
+export type Module = {
+  id: string;
+  /** Answers toolgate's calls (its http executor format): a web-standard handler, for Hono on Node, a Lambda, or anything that speaks Request and Response. */
+  fetch(request: Request): Promise<Response>;
+  definitions(): GroupDefinition;
+};
+
+type CallBody = { callId?: unknown; tool?: unknown; agentId?: unknown; arguments?: unknown };
+
+const refusal = (status: number, error: string, message: string) => Response.json({ error, message }, { status });
+const result = (content: string, type: "text" | "json" | "error") => Response.json({ content, type });
+
+function logger(callId: string, tool: string): Logger {
+  const line = (level: string) => (message: string, fields: Record<string, unknown> = {}) =>
+    console[level === "info" ? "log" : level === "warn" ? "warn" : "error"](JSON.stringify({ level, message, callId, tool, ...fields }));
+  return { info: line("info"), warn: line("warn"), error: line("error") };
+}
+
+async function bodyOf(request: Request): Promise<CallBody | undefined> {
+  const text = await request.text();
+  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as CallBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const answered = (output: ToolOutput) => (typeof output === "string" ? result(output, "text") : result(JSON.stringify(output) ?? "null", "json"));
+
+async function run(tool: ModuleTool, input: unknown, call: VerifiedCall): Promise<Response> {
+  const parsed = tool.parse(input);
+  if (!parsed.ok) return result(`The arguments for ${tool.name} are not valid (${parsed.problems}). Rewrite them so they satisfy the tool's schema.`, "error");
+  const signal = AbortSignal.timeout(Math.max(0, call.deadline - Date.now()));
+  try {
+    return answered(await tool.execute(parsed.value, { callId: call.callId, agent: call.agent, signal, log: logger(call.callId, tool.name) }));
+  } catch (error) {
+    if (signal.aborted) return result(`${tool.name} did not finish before the call's timeout.`, "error");
+    return result(error instanceof Error ? error.message : String(error), "error");
+  }
+}
+
+/**
+ * A module: its tools served to toolgate, every request checked first. A request without a token toolgate signed for
+ * this module and this very call (its id, agent, tool and arguments) is 401 and runs nothing.
+ */
+export function defineModule(spec: ModuleSpec): Module {
+  const tools = new Map(spec.tools.map((tool) => [tool.name, tool]));
+  if (tools.size !== spec.tools.length) throw new Error(`The module "${spec.id}" names a tool twice.`);
+  let keys = spec.toolgate?.keys;
+  const keysNow = () => {
+    if (keys) return keys;
+    const url = spec.toolgate?.url ?? process.env.TOOLGATE_URL;
+    if (!url) throw new Error(`The module "${spec.id}" does not know where toolgate is: give defineModule toolgate.url, or set TOOLGATE_URL.`);
+    return (keys = toolgateKeys(url));
+  };
+  let definitions: GroupDefinition | undefined;
+
+  return {
+    id: spec.id,
+    async fetch(request) {
+      if (request.method !== "POST") return refusal(405, "method_not_allowed", "A module answers toolgate's calls: POST them.");
+      const body = await bodyOf(request);
+      if (!body) return refusal(400, "invalid_call", "The body is not a call: a JSON object { callId, tool, arguments, agentId, roleId } of at most 1 MiB.");
+      const audience = spec.url ?? request.url.split("?")[0]!;
+      let call: VerifiedCall;
+      try {
+        call = await verifyCallToken(request.headers.get(CALL_TOKEN_HEADER), { callId: body.callId, agentId: body.agentId, tool: body.tool, arguments: body.arguments }, keysNow(), audience);
+      } catch (error) {
+        if (error instanceof CallRefused) return refusal(401, "unauthenticated", error.message);
+        throw error;
+      }
+      const tool = tools.get(call.tool);
+      if (!tool) return refusal(404, "unknown_tool", `The module "${spec.id}" has no tool "${call.tool}".`);
+      return run(tool, body.arguments, call);
+    },
+    definitions() {
+      if (definitions) return definitions;
+      const content = { id: spec.id, description: spec.description, ...(spec.scope ? { scope: spec.scope } : {}), tools: spec.tools.map((tool) => tool.definition) };
+      const version = createHash("sha256").update(canonicalize(content) ?? "").digest("base64url").slice(0, 22);
+      return (definitions = { ...content, version });
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import * as z from "zod";
+import { defineModule, defineTool } from "@toolgate/module";
+import type { Module } from "@toolgate/module";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { serveToolgate } from "../support/http-server";
+import type { ServedToolgate } from "../support/http-server";
+import { api, testToolgate } from "../support/toolgate";
+import type { Api } from "../support/toolgate";
+import { createAgent, createRole, unique } from "./helpers";
+
+let toolgate: Toolgate;
+let served: ServedToolgate;
+let request: Api;
+let module: Module;
+let moduleUrl: string;
+let closeModule: () => void;
+const groupId = unique("words");
+
+const wordCount = defineTool({
+  name: `${groupId}_count`,
+  description: "Counts the words of a text.",
+  parameters: z.object({ text: z.string().describe("The text to count") }),
+  execute: ({ text }) => ({ words: text.split(/\s+/).filter(Boolean).length }),
+});
+const whoAmI = defineTool({
+  name: `${groupId}_who`,
+  description: "Says who calls.",
+  parameters: z.object({}),
+  execute: (_input, ctx) => `${ctx.agent.id} of ${ctx.agent.department ?? "no department"} in ${ctx.callId}`,
+});
+
+beforeAll(async () => {
+  toolgate = await testToolgate();
+  served = await serveToolgate(toolgate);
+  request = api(toolgate);
+  let handler: Module["fetch"] = () => Promise.resolve(new Response(null, { status: 503 }));
+  const server = serve({ fetch: (incoming: Request) => handler(incoming), port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
+  moduleUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`;
+  module = defineModule({ id: groupId, description: "Tools about words.", tools: [wordCount, whoAmI], toolgate: { url: served.url }, url: moduleUrl });
+  handler = module.fetch;
+  closeModule = () => {
+    server.close();
+    if ("closeAllConnections" in server) server.closeAllConnections();
+  };
+});
+
+afterAll(async () => {
+  closeModule();
+  await served.close();
+});
+
+test("a module written with the SDK is registered from its definitions, called by an agent over REST and /mcp, and refuses a call around toolgate", async () => {
+  const { id, version: _version, ...group } = module.definitions();
+  const registered = await request("PUT", `/groups/${id}`, { body: { ...group, executor: { type: "http", url: moduleUrl } } });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  expect(registered.body.tools[0].function.parameters).toMatchObject({ type: "object", properties: { text: { type: "string", description: "The text to count" } }, required: ["text"] });
+
+  const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
+  const { agent, token } = await createAgent(request, role.id, { department: "research" });
+  const counted = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: wordCount.name, arguments: { text: "one two three" } } });
+  expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+  expect(counted.body.result).toMatchObject({ type: "json", content: '{"words":3}' });
+
+  const client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  try {
+    const who: any = await client.callTool({ name: whoAmI.name, arguments: {} });
+    expect(who.isError).toBeFalsy();
+    expect(who.content[0].text).toBe(`${agent.id} of research in ${who._meta.callId}`);
+  } finally {
+    await client.close();
+  }
+
+  const around = await fetch(moduleUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ callId: "call_forged", tool: wordCount.name, arguments: { text: "x" }, agentId: agent.id, roleId: role.id }),
+  });
+  expect(around.status).toBe(401);
+  expect(await around.json()).toMatchObject({ error: "unauthenticated" });
+});
