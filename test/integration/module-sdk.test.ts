@@ -8,7 +8,7 @@ import type { Module } from "@toolgate/module";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { serveToolgate } from "../support/http-server";
 import type { ServedToolgate } from "../support/http-server";
-import { api, testToolgate } from "../support/toolgate";
+import { ADMIN_TOKEN, api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { createAgent, createRole, unique } from "./helpers";
 
@@ -55,9 +55,10 @@ afterAll(async () => {
 });
 
 test("a module written with the SDK is registered from its definitions, called by an agent over REST and /mcp, and refuses a call around toolgate", async () => {
-  const { id, version: _version, ...group } = module.definitions();
-  const registered = await request("PUT", `/groups/${id}`, { body: { ...group, executor: { type: "http", url: moduleUrl } } });
-  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  await module.announce({ adminToken: ADMIN_TOKEN });
+  const registered = await request("GET", `/groups/${groupId}`);
+  expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+  expect(registered.body.executor).toMatchObject({ type: "http", url: moduleUrl });
   expect(registered.body.tools[0].function.parameters).toMatchObject({ type: "object", properties: { text: { type: "string", description: "The text to count" } }, required: ["text"] });
 
   const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
@@ -83,4 +84,9 @@ test("a module written with the SDK is registered from its definitions, called b
   });
   expect(around.status).toBe(401);
   expect(await around.json()).toMatchObject({ error: "unauthenticated" });
+
+  await module.withdraw({ adminToken: ADMIN_TOKEN });
+  expect((await request("GET", `/groups/${groupId}`)).status).toBe(404);
+  await module.withdraw({ adminToken: ADMIN_TOKEN });
+  await expect(module.announce({ adminToken: "not-the-admin-token" })).rejects.toThrow(/HTTP 401/);
 });

@@ -24,11 +24,18 @@ export type ModuleSpec = {
 /** The group as toolgate registers it; `version` is a hash of all of it, so the same tools give the same version. */
 export type GroupDefinition = { id: string; description: string; scope?: string; tools: ModuleTool["definition"][]; version: string };
 
+/** Who registers the module: an admin of the toolgate at `toolgateUrl` (default: the module's own toolgate URL, or TOOLGATE_URL). */
+export type Registrar = { adminToken: string; toolgateUrl?: string };
+
 export type Module = {
   id: string;
   /** Answers toolgate's calls (its http executor format): a web-standard handler, for Hono on Node, a Lambda, or anything that speaks Request and Response. */
   fetch(request: Request): Promise<Response>;
   definitions(): GroupDefinition;
+  /** Registers the module's group with toolgate (PUT /groups/:id), its executor the module's URL. */
+  announce(registrar: Registrar): Promise<void>;
+  /** Removes the module's group from toolgate (DELETE /groups/:id); a group already gone is fine. */
+  withdraw(registrar: Registrar): Promise<void>;
 };
 
 type CallBody = { callId?: unknown; tool?: unknown; agentId?: unknown; arguments?: unknown };
@@ -82,6 +89,22 @@ export function defineModule(spec: ModuleSpec): Module {
     return (keys = toolgateKeys(url));
   };
   let definitions: GroupDefinition | undefined;
+  const definitionsOf = () => {
+    if (definitions) return definitions;
+    const content = { id: spec.id, description: spec.description, ...(spec.scope ? { scope: spec.scope } : {}), tools: spec.tools.map((tool) => tool.definition) };
+    const version = createHash("sha256").update(canonicalize(content) ?? "").digest("base64url").slice(0, 22);
+    return (definitions = { ...content, version });
+  };
+  const groupUrl = ({ toolgateUrl }: Registrar) => {
+    const base = toolgateUrl ?? spec.toolgate?.url ?? process.env.TOOLGATE_URL;
+    if (!base) throw new Error(`The module "${spec.id}" does not know where toolgate is: give a toolgateUrl, or set TOOLGATE_URL.`);
+    return new URL(`/groups/${encodeURIComponent(spec.id)}`, base);
+  };
+  const sent = async (what: string, response: Response, fine: (status: number) => boolean) => {
+    if (fine(response.status)) return;
+    const answer = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new Error(`toolgate did not ${what} the module "${spec.id}" (HTTP ${response.status}): ${answer.message ?? response.statusText}`);
+  };
 
   return {
     id: spec.id,
@@ -101,11 +124,20 @@ export function defineModule(spec: ModuleSpec): Module {
       if (!tool) return refusal(404, "unknown_tool", `The module "${spec.id}" has no tool "${call.tool}".`);
       return run(tool, body.arguments, call);
     },
-    definitions() {
-      if (definitions) return definitions;
-      const content = { id: spec.id, description: spec.description, ...(spec.scope ? { scope: spec.scope } : {}), tools: spec.tools.map((tool) => tool.definition) };
-      const version = createHash("sha256").update(canonicalize(content) ?? "").digest("base64url").slice(0, 22);
-      return (definitions = { ...content, version });
+    async announce(registrar) {
+      if (!spec.url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
+      const { id: _id, version: _version, ...group } = definitionsOf();
+      const response = await fetch(groupUrl(registrar), {
+        method: "PUT",
+        headers: { authorization: `Bearer ${registrar.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...group, executor: { type: "http", url: spec.url } }),
+      });
+      await sent("register", response, (status) => status === 200 || status === 201);
     },
+    async withdraw(registrar) {
+      const response = await fetch(groupUrl(registrar), { method: "DELETE", headers: { authorization: `Bearer ${registrar.adminToken}` } });
+      await sent("remove", response, (status) => status === 204 || status === 404);
+    },
+    definitions: definitionsOf,
   };
 }
