@@ -38,6 +38,7 @@ import { coldLoad } from "./cold-load";
 import { ItemReader } from "./item-reader";
 import { benchPolicyDecisions, benchPolicyInputs, policyToolNames } from "./policies";
 import { benchLayeredVisibleTools } from "./layers";
+import { benchSdk } from "./sdk";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
@@ -335,6 +336,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   });
 
   await benchLayeredVisibleTools(api, admin, `${executor.url}/run`, out, note);
+  await benchSdk(api, admin, stack.url, `${executor.url}/run`, out, note);
 
   // --- visible tools for the bench agent, warm ---
   const visible = await measureVisibleTools(api, stack, agent.id, token, VISIBLE_WARMUP, VISIBLE_MEASURED);

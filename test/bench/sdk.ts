@@ -1,0 +1,101 @@
+// The module SDK in `npm run bench`: what it adds to a guarded call, and what a one-tool module weighs.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { build } from "esbuild";
+import * as z from "zod";
+import { defineModule, defineTool } from "@toolgate/module";
+import type { HttpClient } from "./support";
+import { inShuffledRounds, percentile } from "./support";
+
+const WARMUP = 100;
+const MEASURED = 1_000;
+
+type Out = (name: string, value: string | number) => void;
+
+/** A one-tool module on the SDK, answering as the bench's bare executor answers (`ran <tool>`). */
+async function startSdkModule(toolgateUrl: string) {
+  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const server = serve({ fetch: (request: Request) => handler(request), port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`;
+  const echo = defineTool({
+    name: "bench_sdk_echo",
+    description: "Echoes its input.",
+    parameters: z.object({ i: z.number().int(), text: z.string().optional() }),
+    execute: () => "ran bench_sdk_echo",
+  });
+  const module = defineModule({ id: "bench_sdk", description: "The bench's module on the SDK.", tools: [echo], toolgate: { url: toolgateUrl }, url });
+  handler = module.fetch;
+  return {
+    module,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
+  };
+}
+
+/** The minified bundle of a one-tool module (the SDK, zod and jose with it), as a Lambda would carry it. */
+async function oneToolBundleBytes() {
+  const built = await build({
+    stdin: {
+      contents: `import * as z from "zod";
+import { defineModule, defineTool } from "@toolgate/module";
+const echo = defineTool({ name: "echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+export const handler = defineModule({ id: "echo", description: "Echo.", tools: [echo] }).fetch;`,
+      resolveDir: process.cwd(),
+      loader: "ts",
+    },
+    bundle: true,
+    minify: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    write: false,
+  });
+  return built.outputFiles[0]!.contents.byteLength;
+}
+
+/**
+ * sdk_call_overhead_p50_ms: a guarded call (REST) to a module on the SDK minus a guarded call to the bench's bare
+ * node:http executor answering the same, interleaved; the SDK's side is its token check (signature, audience, the
+ * call's id, agent, tool and arguments), its input parse and its answer. sdk_one_tool_bundle_kib: its bundle.
+ */
+export async function benchSdk(api: HttpClient, admin: { token: string }, toolgateUrl: string, executorUrl: string, out: Out, note: (text: string) => void) {
+  const sdk = await startSdkModule(toolgateUrl);
+  try {
+    await sdk.module.announce({ adminToken: admin.token, toolgateUrl });
+    await api.json("PUT", "/groups/bench_bare", 201, {
+      ...admin,
+      body: {
+        description: "The bench's bare executor, beside the SDK module.",
+        executor: { type: "http", url: executorUrl },
+        tools: [{ type: "function", function: { name: "bench_bare_echo", description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } }, required: ["i"] } } }],
+      },
+    });
+    const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-sdk", rolePrompt: "Bench role.", toolGroups: ["bench_sdk", "bench_bare"] } });
+    const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-sdk-agent" } });
+    let i = 0;
+    const call = (tool: string) => async () => {
+      const n = i++;
+      const { ms, response } = await api.timed("POST", `/agents/${agent.id}/calls`, 200, { token, body: { tool, arguments: { i: n, text: `call ${n}` } } });
+      const body = JSON.parse(response.text);
+      if (body.result?.content !== `ran ${tool}`) throw new Error(`${tool} answered ${response.text}`);
+      return ms;
+    };
+    const legs = { sdk: call("bench_sdk_echo"), bare: call("bench_bare_echo") };
+    const samples = { sdk: [] as number[], bare: [] as number[] };
+    for (let n = 0; n < WARMUP; n++) for (const leg of Object.values(legs)) await leg();
+    await inShuffledRounds(["sdk", "bare"] as const, MEASURED, async (name) => void samples[name].push(await legs[name]()));
+    out("sdk_call_overhead_p50_ms", (percentile(samples.sdk, 50) - percentile(samples.bare, 50)).toFixed(2));
+    out("sdk_one_tool_bundle_kib", ((await oneToolBundleBytes()) / 1024).toFixed(1));
+    note(
+      `sdk: ${MEASURED} guarded calls each, interleaved, to a one-tool module on the SDK (Hono's node server) and to the bare node:http executor; ` +
+        `p50 ${percentile(samples.sdk, 50).toFixed(2)} / ${percentile(samples.bare, 50).toFixed(2)} ms; the bundle: esbuild, minified, node, esm`,
+    );
+    await sdk.module.withdraw({ adminToken: admin.token, toolgateUrl });
+  } finally {
+    await sdk.close();
+  }
+}
