@@ -1,9 +1,9 @@
 // The module SDK in `npm run bench`: what it adds to a guarded call, and what a one-tool module weighs.
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { build } from "esbuild";
 import * as z from "zod";
 import { defineModule, defineTool } from "@toolgate/module";
+import type { Module } from "@toolgate/module";
+import { serveFetch } from "../support/http-server";
 import type { HttpClient } from "./support";
 import { inShuffledRounds, percentile } from "./support";
 
@@ -14,26 +14,17 @@ type Out = (name: string, value: string | number) => void;
 
 /** A one-tool module on the SDK, answering as the bench's bare executor answers (`ran <tool>`). */
 async function startSdkModule(toolgateUrl: string) {
-  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  const server = serve({ fetch: (request: Request) => handler(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`;
+  let module: Module | undefined;
+  const server = await serveFetch((request) => module!.fetch(request));
+  const url = `${server.url}/call`;
   const echo = defineTool({
     name: "bench_sdk_echo",
     description: "Echoes its input.",
     parameters: z.object({ i: z.number().int(), text: z.string().optional() }),
     execute: () => "ran bench_sdk_echo",
   });
-  const module = defineModule({ id: "bench_sdk", description: "The bench's module on the SDK.", tools: [echo], toolgate: { url: toolgateUrl }, url });
-  handler = module.fetch;
-  return {
-    module,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      }),
-  };
+  module = defineModule({ id: "bench_sdk", description: "The bench's module on the SDK.", tools: [echo], toolgate: { url: toolgateUrl }, url });
+  return { module, close: server.close };
 }
 
 /** The minified bundle of a one-tool module (the SDK, zod and jose with it), as a Lambda would carry it. */
@@ -42,6 +33,8 @@ async function oneToolBundleBytes() {
     stdin: {
       contents: `import * as z from "zod";
 import { defineModule, defineTool } from "@toolgate/module";
+import type { Module } from "@toolgate/module";
+import { serveFetch } from "../support/http-server";
 const echo = defineTool({ name: "echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
 export const handler = defineModule({ id: "echo", description: "Echo.", tools: [echo] }).fetch;`,
       resolveDir: process.cwd(),

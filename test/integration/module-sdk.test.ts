@@ -1,13 +1,11 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import * as z from "zod";
 import { defineModule, defineTool } from "@toolgate/module";
 import type { Module } from "@toolgate/module";
 import type { Toolgate } from "@toolgate/core/toolgate";
-import { serveToolgate } from "../support/http-server";
-import type { ServedToolgate } from "../support/http-server";
+import { serveFetch, serveToolgate } from "../support/http-server";
+import type { Served, ServedToolgate } from "../support/http-server";
 import { ADMIN_TOKEN, api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { createAgent, createRole, unique } from "./helpers";
@@ -17,7 +15,7 @@ let served: ServedToolgate;
 let request: Api;
 let module: Module;
 let moduleUrl: string;
-let closeModule: () => void;
+let moduleServer: Served;
 const groupId = unique("words");
 
 const wordCount = defineTool({
@@ -37,20 +35,13 @@ beforeAll(async () => {
   toolgate = await testToolgate();
   served = await serveToolgate(toolgate);
   request = api(toolgate);
-  let handler: Module["fetch"] = () => Promise.resolve(new Response(null, { status: 503 }));
-  const server = serve({ fetch: (incoming: Request) => handler(incoming), port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  moduleUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/call`;
+  moduleServer = await serveFetch((incoming) => module.fetch(incoming));
+  moduleUrl = `${moduleServer.url}/call`;
   module = defineModule({ id: groupId, description: "Tools about words.", tools: [wordCount, whoAmI], toolgate: { url: served.url }, url: moduleUrl });
-  handler = module.fetch;
-  closeModule = () => {
-    server.close();
-    if ("closeAllConnections" in server) server.closeAllConnections();
-  };
 });
 
 afterAll(async () => {
-  closeModule();
+  await moduleServer.close();
   await served.close();
 });
 

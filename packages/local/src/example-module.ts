@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
-import { serve } from "@hono/node-server";
 import { defineModule, defineTool } from "@toolgate/module";
 import * as z from "zod";
 import { MODULE_EVENT_SOURCE, ModuleEventType } from "@toolgate/core/module/events";
+import { listen } from "./server";
 
 /** The example module's name, which is also its group's id. */
 export const EXAMPLE_MODULE = "example";
@@ -44,11 +43,9 @@ export type ExampleModule = { url: string; version: number; stop(): Promise<void
  * endpoint. Each start announces a newer version, so a restart on kept data points the group at the new port.
  */
 export async function startExampleModule(toolgateUrl: string): Promise<ExampleModule> {
-  let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  const server = serve({ fetch: (request: Request) => handler(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((ready, fail) => (server.listening ? ready() : server.once("error", fail).once("listening", () => ready())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tools`;
-  const stop = () => new Promise<void>((done) => server.close(() => done()));
+  const server = await listen(0, "127.0.0.1");
+  const url = `http://127.0.0.1:${server.port}/tools`;
+  const stop = server.close;
   const example = defineModule({
     id: EXAMPLE_MODULE,
     description: "An example module: count the words of a text and tell the time in any time zone.",
@@ -56,7 +53,7 @@ export async function startExampleModule(toolgateUrl: string): Promise<ExampleMo
     toolgate: { url: toolgateUrl },
     url,
   });
-  handler = example.fetch;
+  server.serve(example.fetch);
   const { description, tools } = example.definitions();
   const version = Date.now();
   const events = new EventBridgeClient({ endpoint: `${toolgateUrl}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });

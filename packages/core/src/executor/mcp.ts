@@ -28,21 +28,21 @@ const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
 /** A call as its connection serves it: where what the server sends goes, the secrets to cut from it, and the call token. */
-type RelayScope = CallPeople & { secrets: string[]; callToken?: Record<string, string> };
+type ServedCall = CallPeople & { secrets: string[]; callToken?: Record<string, string> };
 
 /**
  * A connected client and the call it serves now. A connection serves one call at a time, and reads no stream but its
  * calls' own (see callStreamsOnly): whatever its server sends belongs to the call it serves, and reaches that call's
  * people; between calls, nothing does (a question is refused, a log message dropped).
  */
-type Connection = { key: string; client: Client; serving?: RelayScope };
+type Connection = { key: string; client: Client; serving?: ServedCall };
 
 /**
  * A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the
  * executor's secrets). A question in a form the agent's client cannot take goes to the operators (first, when the
  * role says so); a question for a secret (URL mode) only ever to the agent's client.
  */
-async function relayed(scope: RelayScope | undefined, method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) {
+async function relayed(scope: ServedCall | undefined, method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) {
   if (!scope) throw cannotRelay(method);
   const asked = scrubSecrets(params, scope.secrets);
   const operators = method === "elicitation/create" && params.mode !== "url" ? scope.operators : undefined;
@@ -94,7 +94,7 @@ const keyOf = (url: string, headers: Record<string, string>) =>
 const close = (connection: Connection) => void connection.client.close().catch(() => {});
 
 /** An idle connection to the server, or a new one; either serves the call from now on. */
-async function take(url: URL, headers: Record<string, string>, serving: RelayScope | undefined, signal: AbortSignal): Promise<Connection> {
+async function take(url: URL, headers: Record<string, string>, serving: ServedCall | undefined, signal: AbortSignal): Promise<Connection> {
   const key = keyOf(url.href, headers);
   const ready = idle.get(key)?.pop();
   if (ready) return Object.assign(ready, { serving });
@@ -124,7 +124,7 @@ function giveBack(connection: Connection) {
 }
 
 /** Runs work on a connection of its own, given back when the work succeeds; a failure closes it, so the next call connects afresh. */
-async function withConnection<T>(url: URL, headers: Record<string, string>, serving: RelayScope | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
+async function withConnection<T>(url: URL, headers: Record<string, string>, serving: ServedCall | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await take(url, headers, serving, signal);
   try {
     const value = await work(connection);
@@ -164,7 +164,7 @@ async function exchange<T>(
   source: SecretSource,
   tool: string,
   timeoutMs: number,
-  scopeOf: (secrets: string[]) => RelayScope | undefined,
+  scopeOf: (secrets: string[]) => ServedCall | undefined,
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ) {
   const url = new URL(executor.url);

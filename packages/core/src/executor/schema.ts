@@ -4,7 +4,6 @@ import * as z from "zod";
 const TimeoutMs = z.number().int().min(1).max(900_000);
 const WebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 
-
 export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_]{1,128}$/;
 const HeaderText = z.string().max(8192).regex(/^[^\r\n\0]*$/, "must not contain line breaks");
 

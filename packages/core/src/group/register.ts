@@ -75,7 +75,7 @@ export function planRegistration(
     throw groupError("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http", "mcp" or "client".', {
       details: [{ path: "executor.type", message: 'must be "http", "mcp" or "client"' }],
     });
-  if (input.executor?.type === "mcp" || input.executor?.type === "http") refuseLiteralSecrets(input.executor.headers);
+  if (input.executor && "headers" in input.executor) refuseLiteralSecrets(input.executor.headers);
   if (registration.source !== "builtin") refuseMetaToolNames(id, input);
   refuseShadowingNative(manager, id, input);
   const group = Group.parse({
@@ -147,7 +147,7 @@ export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Exe
     if (!group) throw groupNotFound(id);
     if (executor.type === "native" && !NATIVE_GROUP_IDS.includes(id))
       throw groupError("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
-    if (executor.type === "mcp" || executor.type === "http") refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
+    if ("headers" in executor) refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });
     return { items: groupWrites(db, updated, group), result: updated };
   });
