@@ -1,9 +1,11 @@
 // The module SDK in `npm run bench`: what it adds to a guarded call, and what a one-tool module weighs.
+import { relative } from "node:path";
 import { build } from "esbuild";
 import * as z from "zod";
 import { defineModule, defineTool } from "@toolgate/module";
 import type { Module } from "@toolgate/module";
 import { serveFetch } from "../support/http-server";
+import { loadedAtInit } from "../support/lambda-build";
 import type { HttpClient } from "./support";
 import { inShuffledRounds, percentile } from "./support";
 
@@ -27,27 +29,34 @@ async function startSdkModule(toolgateUrl: string) {
   return { module, close: server.close };
 }
 
-/** The minified bundle of a one-tool module (the SDK, zod and jose with it), as a Lambda would carry it. */
+/**
+ * The minified bundle of a one-tool module (the SDK, zod and jose with it), as a Lambda would carry it: split as
+ * infra/defaults.ts splits functions, counting what loads with the module, not the MCP server that mcp() loads on use.
+ */
 async function oneToolBundleBytes() {
   const built = await build({
     stdin: {
       contents: `import * as z from "zod";
 import { defineModule, defineTool } from "@toolgate/module";
-import type { Module } from "@toolgate/module";
-import { serveFetch } from "../support/http-server";
 const echo = defineTool({ name: "echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
 export const handler = defineModule({ id: "echo", description: "Echo.", tools: [echo] }).fetch;`,
       resolveDir: process.cwd(),
       loader: "ts",
+      sourcefile: "module.ts",
     },
     bundle: true,
     minify: true,
+    splitting: true,
+    outdir: "bundle",
+    metafile: true,
     platform: "node",
     format: "esm",
     target: "node20",
     write: false,
   });
-  return built.outputFiles[0]!.contents.byteLength;
+  const entry = Object.entries(built.metafile.outputs).find(([, output]) => output.entryPoint)![0];
+  const bytes = new Map(built.outputFiles.map((file) => [relative(process.cwd(), file.path), file.contents.byteLength]));
+  return loadedAtInit(built.metafile, entry).reduce((sum, output) => sum + bytes.get(output)!, 0);
 }
 
 /**

@@ -96,5 +96,5 @@ test("an MCP module's tools/call carries the call token too, for the server's ow
   const received = upstream.calls.at(-1)!;
   expect(received.name).toBe("lookup");
   const claims = await verified(received.headers[CALL_TOKEN_HEADER], upstream.url);
-  expect(claims).toMatchObject({ jti: response.body.callId, sub: agent.id, tool: "sg_lookup", args: argumentsHash({ word: "gate" }, "any") });
+  expect(claims).toMatchObject({ jti: response.body.callId, sub: agent.id, tool: "lookup", args: argumentsHash({ word: "gate" }, "any") });
 });

@@ -16,6 +16,8 @@ let request: Api;
 let module: Module;
 let moduleUrl: string;
 let moduleServer: Served;
+let mcpServer: Served;
+let mcpUrl: string;
 const groupId = unique("words");
 
 const wordCount = defineTool({
@@ -38,9 +40,13 @@ beforeAll(async () => {
   moduleServer = await serveFetch((incoming) => module.fetch(incoming));
   moduleUrl = `${moduleServer.url}/call`;
   module = defineModule({ id: groupId, description: "Tools about words.", tools: [wordCount, whoAmI], toolgate: { url: served.url }, url: moduleUrl });
+  const endpoint = module.mcp({ signedCallsOnly: true });
+  mcpServer = await serveFetch((incoming) => endpoint.fetch(incoming));
+  mcpUrl = `${mcpServer.url}/mcp`;
 });
 
 afterAll(async () => {
+  await mcpServer.close();
   await moduleServer.close();
   await served.close();
 });
@@ -80,4 +86,26 @@ test("a module written with the SDK is registered from its definitions, called b
   expect((await request("GET", `/groups/${groupId}`)).status).toBe(404);
   await module.withdraw({ adminToken: ADMIN_TOKEN });
   await expect(module.announce({ adminToken: "not-the-admin-token" })).rejects.toThrow(/HTTP 401/);
+});
+
+test("the same module served over MCP (mcp()) registers with an mcp executor and runs only the calls toolgate signed, as the calling agent", async () => {
+  const mcpGroup = `${groupId}_mcp`;
+  const registered = await request("PUT", `/groups/${mcpGroup}`, { body: { description: "Tools about words, over MCP.", executor: { type: "mcp", url: mcpUrl, toolPrefix: "mcp" } } });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  expect(registered.body.tools.map((tool: any) => tool.function.name)).toEqual([`mcp_${wordCount.name}`, `mcp_${whoAmI.name}`]);
+
+  const role = await createRole(request, { name: unique("role"), toolGroups: [mcpGroup] });
+  const { agent, token } = await createAgent(request, role.id, { department: "research" });
+  const who = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool: `mcp_${whoAmI.name}`, arguments: {} } });
+  expect(who.status, JSON.stringify(who.body)).toBe(200);
+  expect(who.body.result.content).toBe(`${agent.id} of research in ${who.body.callId}`);
+
+  const client = new Client({ name: "around-toolgate", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  try {
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([wordCount.name, whoAmI.name]);
+    await expect(client.callTool({ name: wordCount.name, arguments: { text: "x" } })).rejects.toThrow(/no toolgate-call token/);
+  } finally {
+    await client.close();
+  }
 });

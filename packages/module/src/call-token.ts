@@ -42,8 +42,11 @@ export const toolgateKeys = (toolgateUrl: string | URL): JWTVerifyGetKey => crea
 
 export class CallRefused extends Error {}
 
-/** The call in the body, as the token must name it: the same call, agent and tool, and arguments with the token's hash. */
-export type SignedCall = { callId: unknown; agentId: unknown; tool: unknown; arguments: unknown };
+/**
+ * The call a request makes, as the token must name it: the same tool, and arguments with the token's hash; and, where
+ * the request names them (an http executor's body does, an MCP tools/call does not), the same call and agent.
+ */
+export type SignedCall = { tool: unknown; arguments: unknown; callId?: unknown; agentId?: unknown };
 
 /**
  * Checks a request's call token: toolgate's signature, issued for `audience` (the module's URL as toolgate calls it),
@@ -63,7 +66,8 @@ export async function verifyCallToken(token: string | null | undefined, call: Si
   } catch {
     hash = undefined;
   }
-  const same = payload.jti === call.callId && payload.sub === call.agentId && payload.tool === call.tool && payload.args === hash;
+  const named = (key: "callId" | "agentId", claim: unknown) => !(key in call) || call[key] === claim;
+  const same = named("callId", payload.jti) && named("agentId", payload.sub) && payload.tool === call.tool && payload.args === hash;
   if (!same) throw new CallRefused(`The ${CALL_TOKEN_HEADER} token was signed for another call: its call, agent, tool or arguments differ from the request's.`);
   return {
     callId: String(payload.jti),

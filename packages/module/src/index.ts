@@ -4,3 +4,5 @@ export { defineModule } from "./module";
 export type { GroupDefinition, Module, ModuleSpec } from "./module";
 export { argumentsHash, CALL_TOKEN_HEADER, CallRefused, JWKS_PATH, toolgateKeys, verifyCallToken } from "./call-token";
 export type { SignedCall, VerifiedCall } from "./call-token";
+export type { McpEndpoint, McpOptions } from "./mcp";
+export { ANONYMOUS_AGENT } from "./mcp";

@@ -3,7 +3,9 @@ import canonicalize from "canonicalize";
 import type { JWTVerifyGetKey } from "jose";
 import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token";
 import type { VerifiedCall } from "./call-token";
-import type { Logger, ModuleTool, ToolOutput } from "./tool";
+import { runTool } from "./run";
+import type { McpEndpoint, McpOptions } from "./mcp";
+import type { ModuleTool } from "./tool";
 
 /** The largest call body a module reads: toolgate's arguments are far smaller. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,18 +38,16 @@ export type Module = {
   announce(registrar: Registrar): Promise<void>;
   /** Removes the module's group from toolgate (DELETE /groups/:id); a group already gone is fine. */
   withdraw(registrar: Registrar): Promise<void>;
+  /**
+   * The same tools as an MCP server over Streamable HTTP, for any MCP client, or for toolgate as an `mcp` executor.
+   * Loaded on first use, so a module that never serves MCP does not load the MCP SDK.
+   */
+  mcp(options?: McpOptions): McpEndpoint;
 };
 
 type CallBody = { callId?: unknown; tool?: unknown; agentId?: unknown; arguments?: unknown };
 
 const refusal = (status: number, error: string, message: string) => Response.json({ error, message }, { status });
-const result = (content: string, type: "text" | "json" | "error") => Response.json({ content, type });
-
-function logger(callId: string, tool: string): Logger {
-  const line = (level: string) => (message: string, fields: Record<string, unknown> = {}) =>
-    console[level === "info" ? "log" : level === "warn" ? "warn" : "error"](JSON.stringify({ level, message, callId, tool, ...fields }));
-  return { info: line("info"), warn: line("warn"), error: line("error") };
-}
 
 async function bodyOf(request: Request): Promise<CallBody | undefined> {
   const text = await request.text();
@@ -57,20 +57,6 @@ async function bodyOf(request: Request): Promise<CallBody | undefined> {
     return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as CallBody) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-const answered = (output: ToolOutput) => (typeof output === "string" ? result(output, "text") : result(JSON.stringify(output) ?? "null", "json"));
-
-async function run(tool: ModuleTool, input: unknown, call: VerifiedCall): Promise<Response> {
-  const parsed = tool.parse(input);
-  if (!parsed.ok) return result(`The arguments for ${tool.name} are not valid (${parsed.problems}). Rewrite them so they satisfy the tool's schema.`, "error");
-  const signal = AbortSignal.timeout(Math.max(0, call.deadline - Date.now()));
-  try {
-    return answered(await tool.execute(parsed.value, { callId: call.callId, agent: call.agent, signal, log: logger(call.callId, tool.name) }));
-  } catch (error) {
-    if (signal.aborted) return result(`${tool.name} did not finish before the call's timeout.`, "error");
-    return result(error instanceof Error ? error.message : String(error), "error");
   }
 }
 
@@ -122,7 +108,8 @@ export function defineModule(spec: ModuleSpec): Module {
       }
       const tool = tools.get(call.tool);
       if (!tool) return refusal(404, "unknown_tool", `The module "${spec.id}" has no tool "${call.tool}".`);
-      return run(tool, body.arguments, call);
+      const { type, content } = await runTool(tool, body.arguments, call);
+      return Response.json({ content, type });
     },
     async announce(registrar) {
       if (!spec.url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
@@ -139,5 +126,18 @@ export function defineModule(spec: ModuleSpec): Module {
       await sent("remove", response, (status) => status === 204 || status === 404);
     },
     definitions: definitionsOf,
+    mcp(options = {}) {
+      let endpoint: Promise<McpEndpoint> | undefined;
+      const served = () =>
+        (endpoint ??= import("./mcp-server").then(({ mcpEndpoint }) =>
+          mcpEndpoint({ id: spec.id, version: definitionsOf().version, tools, keys: keysNow }, options),
+        ));
+      return {
+        fetch: async (request) => (await served()).fetch(request),
+        close: async () => {
+          if (endpoint) await (await endpoint).close();
+        },
+      };
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { CallSigner } from "./call-token";
 import { executorError } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
+import { upstreamName } from "./mcp-tools";
 import type { CallPeople } from "./relay";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -49,8 +50,9 @@ async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number
   return Promise.race([tool.execute({ callId: call.callId, sessionID: call.agentId, input: call.arguments, signal }), aborted]);
 }
 
+/** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people, await callTokenFor(call, executor.url, options));
+  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people, await callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options));
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });
