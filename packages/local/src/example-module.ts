@@ -1,7 +1,5 @@
-import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { defineModule, defineTool } from "@toolgate/module";
 import * as z from "zod";
-import { MODULE_EVENT_SOURCE, ModuleEventType } from "@toolgate/core/module/events";
 import { listen } from "./server";
 
 /** The example module's name, which is also its group's id. */
@@ -54,33 +52,13 @@ export async function startExampleModule(toolgateUrl: string): Promise<ExampleMo
     url,
   });
   server.serve(example.fetch);
-  const { description, tools } = example.definitions();
   const version = Date.now();
-  const events = new EventBridgeClient({ endpoint: `${toolgateUrl}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const bus = { endpoint: `${toolgateUrl}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } };
   try {
-    const sent = await events.send(
-      new PutEventsCommand({
-        Entries: [
-          {
-            Source: MODULE_EVENT_SOURCE,
-            DetailType: ModuleEventType.Loaded,
-            Detail: JSON.stringify({
-              module: EXAMPLE_MODULE,
-              version,
-              description,
-              tools,
-              executor: { type: "http", url },
-            }),
-          },
-        ],
-      }),
-    );
-    if (sent.FailedEntryCount) throw new Error(`the endpoint refused the module.loaded event: ${sent.Entries?.[0]?.ErrorMessage ?? "no reason given"}`);
+    await example.announce({ bus, version });
   } catch (error) {
     await stop();
     throw error;
-  } finally {
-    events.destroy();
   }
   return { url, version, stop };
 }

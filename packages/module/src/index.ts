@@ -1,7 +1,9 @@
 export { defineTool } from "./tool";
 export type { Logger, ModuleTool, ToolContext, ToolOutput, ToolPolicy, ToolSpec } from "./tool";
 export { defineModule } from "./module";
-export type { GroupDefinition, Module, ModuleSpec } from "./module";
+export type { GroupDefinition, Module, ModuleSpec, Registrar } from "./module";
+export type { Bus } from "./bus";
+export { MODULE_EVENT_SOURCE, ModuleEventType } from "./events";
 export { argumentsHash, CALL_TOKEN_HEADER, CallRefused, JWKS_PATH, toolgateKeys, verifyCallToken } from "./call-token";
 export type { SignedCall, VerifiedCall } from "./call-token";
 export type { McpEndpoint, McpOptions } from "./mcp";

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { JWTVerifyGetKey } from "jose";
+import { sendModuleEvent } from "./bus";
+import type { Bus } from "./bus";
+import { ModuleEventType } from "./events";
 import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token";
 import type { VerifiedCall } from "./call-token";
 import { runTool } from "./run";
@@ -26,17 +29,24 @@ export type ModuleSpec = {
 /** The group as toolgate registers it; `version` is a hash of all of it, so the same tools give the same version. */
 export type GroupDefinition = { id: string; description: string; scope?: string; tools: ModuleTool["definition"][]; version: string };
 
-/** Who registers the module: an admin of the toolgate at `toolgateUrl` (default: the module's own toolgate URL, or TOOLGATE_URL). */
-export type Registrar = { adminToken: string; toolgateUrl?: string };
+/**
+ * Who registers the module: an admin of the toolgate at `toolgateUrl` (default: the module's own toolgate URL, or
+ * TOOLGATE_URL), through its API; or a deploy step, through toolgate's bus (module events, ordered by `version`: by
+ * default the time of sending, so each deployment is newer than the last).
+ */
+export type Registrar = { adminToken: string; toolgateUrl?: string } | { bus: Bus; version?: number };
 
 export type Module = {
   id: string;
   /** Answers toolgate's calls (its http executor format): a web-standard handler, for Hono on Node, a Lambda, or anything that speaks Request and Response. */
   fetch(request: Request): Promise<Response>;
   definitions(): GroupDefinition;
-  /** Registers the module's group with toolgate (PUT /groups/:id), its executor the module's URL. */
+  /**
+   * Registers the module's group with toolgate, its executor the module's URL: PUT /groups/:id, or a module.loaded
+   * event on the bus (toolgate changes nothing when the group it brings is already registered as it is).
+   */
   announce(registrar: Registrar): Promise<void>;
-  /** Removes the module's group from toolgate (DELETE /groups/:id); a group already gone is fine. */
+  /** Removes the module's group from toolgate: DELETE /groups/:id (a group already gone is fine), or a module.unloaded event. */
   withdraw(registrar: Registrar): Promise<void>;
   /**
    * The same tools as an MCP server over Streamable HTTP, for any MCP client, or for toolgate as an `mcp` executor.
@@ -81,7 +91,7 @@ export function defineModule(spec: ModuleSpec): Module {
     const version = createHash("sha256").update(canonicalize(content) ?? "").digest("base64url").slice(0, 22);
     return (definitions = { ...content, version });
   };
-  const groupUrl = ({ toolgateUrl }: Registrar) => {
+  const groupUrl = ({ toolgateUrl }: { toolgateUrl?: string }) => {
     const base = toolgateUrl ?? spec.toolgate?.url ?? process.env.TOOLGATE_URL;
     if (!base) throw new Error(`The module "${spec.id}" does not know where toolgate is: give a toolgateUrl, or set TOOLGATE_URL.`);
     return new URL(`/groups/${encodeURIComponent(spec.id)}`, base);
@@ -114,14 +124,18 @@ export function defineModule(spec: ModuleSpec): Module {
     async announce(registrar) {
       if (!spec.url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
       const { id: _id, version: _version, ...group } = definitionsOf();
+      const executor = { type: "http", url: spec.url };
+      if ("bus" in registrar)
+        return sendModuleEvent(registrar.bus, ModuleEventType.Loaded, { module: spec.id, version: registrar.version ?? Date.now(), ...group, executor });
       const response = await fetch(groupUrl(registrar), {
         method: "PUT",
         headers: { authorization: `Bearer ${registrar.adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ ...group, executor: { type: "http", url: spec.url } }),
+        body: JSON.stringify({ ...group, executor }),
       });
       await sent("register", response, (status) => status === 200 || status === 201);
     },
     async withdraw(registrar) {
+      if ("bus" in registrar) return sendModuleEvent(registrar.bus, ModuleEventType.Unloaded, { module: spec.id, version: registrar.version ?? Date.now() });
       const response = await fetch(groupUrl(registrar), { method: "DELETE", headers: { authorization: `Bearer ${registrar.adminToken}` } });
       await sent("remove", response, (status) => status === 204 || status === 404);
     },

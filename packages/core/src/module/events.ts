@@ -1,12 +1,2 @@
-// Shared by infra/bus.ts and the local EventBridge endpoint: keep this file free of imports.
-export const MODULE_EVENT_SOURCE = "toolgate.modules";
-
-export const ModuleEventType = {
-  Loaded: "module.loaded",
-  Unloaded: "module.unloaded",
-} as const;
-
-export const MODULE_EVENTS_PATTERN = {
-  source: [MODULE_EVENT_SOURCE],
-  detailType: [ModuleEventType.Loaded, ModuleEventType.Unloaded],
-};
+// The module events' names are the module SDK's, which sends them: one home for both sides.
+export { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "@toolgate/module/events";

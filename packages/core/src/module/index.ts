@@ -12,7 +12,10 @@ import { Catalog } from "../group/catalog";
 import { ensureBuiltins } from "../group/ensure-builtins";
 import { getModule, listModules, moduleEventItems, writeModuleEvent } from "../dynamo/modules";
 import { registerGroup } from "../group/register";
-import { GroupInput } from "../group/schema";
+import { GroupInput, scopeOfGroup } from "../group/schema";
+import type { Group } from "../group/schema";
+import { SYSTEM } from "../scope/schema";
+import { canonicalJson } from "../tool/canonical";
 import { nestsDeeperThan, tooDeepMessage } from "../json";
 import { describeIssues, safeParseHuman, summarise } from "../validation";
 import { moduleError } from "./errors";
@@ -46,7 +49,7 @@ export function linkedModuleStore(): ModuleStore {
 }
 
 export type EventOutcome =
-  | { outcome: "loaded" | "unloaded"; module: string; version: number; groupId: string; warning?: string }
+  | { outcome: "loaded" | "unloaded"; module: string; version: number; groupId: string; warning?: string; unchanged?: true }
   | { outcome: "rejected"; module: string; version: number; reason: ModuleState["reason"] }
   | { outcome: "stale"; module: string; version: number; storedVersion: number }
   | { outcome: "ignored"; reason: string };
@@ -119,6 +122,10 @@ async function load(applying: Applying): Promise<EventOutcome> {
     return reject(applying, fallbackGroupId, { error: "invalid_group_def", message: `The module's tool group is not valid: ${summarise(details)}.`, details });
   }
   const target = parsed.data!.toolGroupId ?? module;
+  if (stored?.status === "loaded" && stored.groupId === target && sameGroup((await catalog.current()).getGroup(target), module, input.data)) {
+    await record(applying, { status: "loaded", groupId: target });
+    return { outcome: "loaded", module, version, groupId: target, unchanged: true };
+  }
   const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
   try {
     const definition = await withTools(input.data, secrets);
@@ -136,6 +143,18 @@ async function load(applying: Applying): Promise<EventOutcome> {
     throw error;
   }
 }
+
+/**
+ * The module's group as the event would register it is already there, the same in every part: a redeployment of the
+ * same code. Only its version is recorded; the catalog (and every cached view of it) stays as it is. Tools an MCP
+ * server serves are imported, so only an event that lists its tools can be known to be the same.
+ */
+const sameGroup = (group: Group | undefined, module: string, input: GroupInput) =>
+  group !== undefined &&
+  group.module === module &&
+  input.tools !== undefined &&
+  canonicalJson({ description: group.description, tools: group.tools, executor: group.executor, scope: scopeOfGroup(group) }) ===
+    canonicalJson({ description: input.description, tools: input.tools, executor: input.executor, scope: input.scope ?? SYSTEM });
 
 /** An MCP server that could not list its tools: redelivering the same event is not what fixes it, a new version or a refresh is. */
 const importFailed = (error: unknown): error is ToolgateError => error instanceof ToolgateError && error.code === "mcp_import_failed";
