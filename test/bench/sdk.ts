@@ -1,4 +1,7 @@
 // The module SDK in `npm run bench`: what it adds to a guarded call, and what a one-tool module weighs.
+import { createServer } from "node:http";
+import type { RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import { relative } from "node:path";
 import { build } from "esbuild";
 import * as z from "zod";
@@ -14,19 +17,34 @@ const MEASURED = 1_000;
 
 type Out = (name: string, value: string | number) => void;
 
-/** A one-tool module on the SDK, answering as the bench's bare executor answers (`ran <tool>`). */
-async function startSdkModule(toolgateUrl: string) {
+/**
+ * A one-tool module on the SDK, answering as the bench's bare executor answers (`ran <tool>`): served by its own
+ * node:http listener (`node()`), as the bare executor is, or by its web-standard `fetch` behind Hono's node server.
+ */
+async function startSdkModule(toolgateUrl: string, id: string, serving: "node" | "fetch") {
   let module: Module | undefined;
-  const server = await serveFetch((request) => module!.fetch(request));
+  let listener: RequestListener | undefined;
+  const server = serving === "node" ? await listenWith((request, response) => listener!(request, response)) : await serveFetch((request) => module!.fetch(request));
   const url = `${server.url}/call`;
   const echo = defineTool({
-    name: "bench_sdk_echo",
+    name: `${id}_echo`,
     description: "Echoes its input.",
     parameters: z.object({ i: z.number().int(), text: z.string().optional() }),
-    execute: () => "ran bench_sdk_echo",
+    execute: () => `ran ${id}_echo`,
   });
-  module = defineModule({ id: "bench_sdk", description: "The bench's module on the SDK.", tools: [echo], toolgate: { url: toolgateUrl }, url });
-  return { module, close: server.close };
+  module = defineModule({ id, description: "The bench's module on the SDK.", tools: [echo], toolgate: { url: toolgateUrl }, url });
+  listener = module.node();
+  return { module, tool: echo.name, close: server.close };
+}
+
+/** A node:http server with this listener on 127.0.0.1 and a free port. */
+async function listenWith(listener: RequestListener) {
+  const server = createServer(listener);
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => (server.close(() => done()), server.closeAllConnections())),
+  };
 }
 
 /**
@@ -60,14 +78,16 @@ export const handler = defineModule({ id: "echo", description: "Echo.", tools: [
 }
 
 /**
- * sdk_call_overhead_p50_ms: a guarded call (REST) to a module on the SDK minus a guarded call to the bench's bare
- * node:http executor answering the same, interleaved; the SDK's side is its token check (signature, audience, the
- * call's id, agent, tool and arguments), its input parse and its answer. sdk_one_tool_bundle_kib: its bundle.
+ * sdk_call_overhead_p50_ms: a guarded call (REST) to a module on the SDK, on its node:http listener, minus a guarded
+ * call to the bench's bare node:http executor answering the same, interleaved; the SDK's side is its token check
+ * (signature, audience, the call's id, agent, tool and arguments), its input parse and its answer.
+ * sdk_fetch_call_overhead_p50_ms: the same module through its web-standard fetch behind Hono's node server.
+ * sdk_one_tool_bundle_kib: its bundle.
  */
 export async function benchSdk(api: HttpClient, admin: { token: string }, toolgateUrl: string, executorUrl: string, out: Out, note: (text: string) => void) {
-  const sdk = await startSdkModule(toolgateUrl);
+  const modules = { node: await startSdkModule(toolgateUrl, "bench_sdk", "node"), fetch: await startSdkModule(toolgateUrl, "bench_sdk_fetch", "fetch") };
   try {
-    await sdk.module.announce({ adminToken: admin.token, toolgateUrl });
+    for (const { module } of Object.values(modules)) await module.announce({ adminToken: admin.token, toolgateUrl });
     await api.json("PUT", "/groups/bench_bare", 201, {
       ...admin,
       body: {
@@ -76,7 +96,7 @@ export async function benchSdk(api: HttpClient, admin: { token: string }, toolga
         tools: [{ type: "function", function: { name: "bench_bare_echo", description: "Echoes its input.", parameters: { type: "object", properties: { i: { type: "integer" }, text: { type: "string" } }, required: ["i"] } } }],
       },
     });
-    const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-sdk", rolePrompt: "Bench role.", toolGroups: ["bench_sdk", "bench_bare"] } });
+    const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-sdk", rolePrompt: "Bench role.", toolGroups: ["bench_sdk", "bench_sdk_fetch", "bench_bare"] } });
     const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-sdk-agent" } });
     let i = 0;
     const call = (tool: string) => async () => {
@@ -86,18 +106,20 @@ export async function benchSdk(api: HttpClient, admin: { token: string }, toolga
       if (body.result?.content !== `ran ${tool}`) throw new Error(`${tool} answered ${response.text}`);
       return ms;
     };
-    const legs = { sdk: call("bench_sdk_echo"), bare: call("bench_bare_echo") };
-    const samples = { sdk: [] as number[], bare: [] as number[] };
+    const legs = { node: call(modules.node.tool), fetch: call(modules.fetch.tool), bare: call("bench_bare_echo") };
+    const samples = { node: [] as number[], fetch: [] as number[], bare: [] as number[] };
     for (let n = 0; n < WARMUP; n++) for (const leg of Object.values(legs)) await leg();
-    await inShuffledRounds(["sdk", "bare"] as const, MEASURED, async (name) => void samples[name].push(await legs[name]()));
-    out("sdk_call_overhead_p50_ms", (percentile(samples.sdk, 50) - percentile(samples.bare, 50)).toFixed(2));
+    await inShuffledRounds(["node", "fetch", "bare"] as const, MEASURED, async (name) => void samples[name].push(await legs[name]()));
+    const p50 = (name: keyof typeof samples) => percentile(samples[name], 50);
+    out("sdk_call_overhead_p50_ms", (p50("node") - p50("bare")).toFixed(2));
+    out("sdk_fetch_call_overhead_p50_ms", (p50("fetch") - p50("bare")).toFixed(2));
     out("sdk_one_tool_bundle_kib", ((await oneToolBundleBytes()) / 1024).toFixed(1));
     note(
-      `sdk: ${MEASURED} guarded calls each, interleaved, to a one-tool module on the SDK (Hono's node server) and to the bare node:http executor; ` +
-        `p50 ${percentile(samples.sdk, 50).toFixed(2)} / ${percentile(samples.bare, 50).toFixed(2)} ms; the bundle: esbuild, minified, node, esm`,
+      `sdk: ${MEASURED} guarded calls each, interleaved, to a one-tool module on the SDK (its node:http listener; its fetch behind Hono's node server) and to the bare node:http executor; ` +
+        `p50 ${p50("node").toFixed(2)} / ${p50("fetch").toFixed(2)} / ${p50("bare").toFixed(2)} ms; the bundle: esbuild, minified, split, node, esm, what loads with the module`,
     );
-    await sdk.module.withdraw({ adminToken: admin.token, toolgateUrl });
+    for (const { module } of Object.values(modules)) await module.withdraw({ adminToken: admin.token, toolgateUrl });
   } finally {
-    await sdk.close();
+    await Promise.all(Object.values(modules).map((served) => served.close()));
   }
 }

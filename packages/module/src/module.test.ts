@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createLocalJWKSet } from "jose";
 import { expect, test } from "vitest";
 import * as z from "zod";
@@ -100,4 +102,25 @@ test("definitions - the group as toolgate registers it, its version a hash of it
   expect(definitions).toMatchObject({ id: "notes", description: "Notes.", tools: [readNote.definition, countNotes.definition, waitForever.definition, failing.definition] });
   expect(defineModule({ id: "notes", description: "Notes.", tools: [readNote, countNotes, waitForever, failing], toolgate: { keys } }).definitions().version).toBe(definitions.version);
   expect(defineModule({ id: "notes", description: "Notes, changed.", tools: [readNote, countNotes, waitForever, failing], toolgate: { keys } }).definitions().version).not.toBe(definitions.version);
+});
+
+test("node() answers as fetch does on a node:http server: a signed call runs, an unsigned one is 401, a GET 405, a body over 1 MiB 400", async () => {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on("request", defineModule({ id: "notes", description: "Notes.", tools: [readNote], toolgate: { keys }, url: `${origin}/call` }).node());
+  const send = async (call: Call, token?: string, body = JSON.stringify(call)) => {
+    const response = await fetch(`${origin}/call`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { "toolgate-call": token } : {}) }, body });
+    return { status: response.status, body: await response.json() };
+  };
+  try {
+    const call = callOf("read_note", { title: "over node" });
+    const token = await signer.sign({ ...call, audience: `${origin}/call`, timeoutMs: 5_000 });
+    expect(await send(call, token)).toEqual({ status: 200, body: { type: "text", content: `over node for agt_1 (rol_1, research) in ${call.callId}` } });
+    expect(await send(call)).toMatchObject({ status: 401, body: { error: "unauthenticated" } });
+    expect((await fetch(`${origin}/call`)).status).toBe(405);
+    expect(await send(call, token, JSON.stringify({ ...call, padding: "x".repeat(1024 * 1024) }))).toMatchObject({ status: 400, body: { error: "invalid_call" } });
+  } finally {
+    await new Promise((done) => server.close(done));
+  }
 });

@@ -4,14 +4,12 @@ import type { JWTVerifyGetKey } from "jose";
 import { sendModuleEvent } from "./bus";
 import type { Bus } from "./bus";
 import { ModuleEventType } from "./events";
-import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token";
-import type { VerifiedCall } from "./call-token";
-import { runTool } from "./run";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CALL_TOKEN_HEADER, toolgateKeys } from "./call-token";
+import { answerCall, NOT_POST } from "./calls";
 import type { McpEndpoint, McpOptions } from "./mcp";
+import { nodeListener } from "./node";
 import type { ModuleTool } from "./tool";
-
-/** The largest call body a module reads: toolgate's arguments are far smaller. */
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export type ModuleSpec = {
   /** The group's id in toolgate. */
@@ -53,22 +51,9 @@ export type Module = {
    * Loaded on first use, so a module that never serves MCP does not load the MCP SDK.
    */
   mcp(options?: McpOptions): McpEndpoint;
+  /** The same as `fetch`, as a `node:http` request listener (`http.createServer(module.node())`): no web Request or Response is built. */
+  node(): (request: IncomingMessage, response: ServerResponse) => void;
 };
-
-type CallBody = { callId?: unknown; tool?: unknown; agentId?: unknown; arguments?: unknown };
-
-const refusal = (status: number, error: string, message: string) => Response.json({ error, message }, { status });
-
-async function bodyOf(request: Request): Promise<CallBody | undefined> {
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as CallBody) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A module: its tools served to toolgate, every request checked first. A request without a token toolgate signed for
@@ -84,6 +69,7 @@ export function defineModule(spec: ModuleSpec): Module {
     if (!url) throw new Error(`The module "${spec.id}" does not know where toolgate is: give defineModule toolgate.url, or set TOOLGATE_URL.`);
     return (keys = toolgateKeys(url));
   };
+  const calls = { id: spec.id, tools, keys: keysNow };
   let definitions: GroupDefinition | undefined;
   const definitionsOf = () => {
     if (definitions) return definitions;
@@ -105,22 +91,10 @@ export function defineModule(spec: ModuleSpec): Module {
   return {
     id: spec.id,
     async fetch(request) {
-      if (request.method !== "POST") return refusal(405, "method_not_allowed", "A module answers toolgate's calls: POST them.");
-      const body = await bodyOf(request);
-      if (!body) return refusal(400, "invalid_call", "The body is not a call: a JSON object { callId, tool, arguments, agentId, roleId } of at most 1 MiB.");
-      const audience = spec.url ?? request.url.split("?")[0]!;
-      let call: VerifiedCall;
-      try {
-        call = await verifyCallToken(request.headers.get(CALL_TOKEN_HEADER), { callId: body.callId, agentId: body.agentId, tool: body.tool, arguments: body.arguments }, keysNow(), audience);
-      } catch (error) {
-        if (error instanceof CallRefused) return refusal(401, "unauthenticated", error.message);
-        throw error;
-      }
-      const tool = tools.get(call.tool);
-      if (!tool) return refusal(404, "unknown_tool", `The module "${spec.id}" has no tool "${call.tool}".`);
-      const { type, content } = await runTool(tool, body.arguments, call);
-      return Response.json({ content, type });
+      const { status, body } = request.method !== "POST" ? NOT_POST : await answerCall(calls, await request.text(), request.headers.get(CALL_TOKEN_HEADER), spec.url ?? request.url.split("?")[0]!);
+      return Response.json(body, { status });
     },
+    node: () => nodeListener(calls, spec.url),
     async announce(registrar) {
       if (!spec.url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
       const { id: _id, version: _version, ...group } = definitionsOf();
