@@ -16,6 +16,7 @@ export type Workspace = { root: string };
 
 /** More links than this between a path and its target is a loop, as the kernel's own limit (ELOOP) says. */
 const MAX_LINK_HOPS = 40;
+const LOOP = "its symbolic links lead round in a loop.";
 
 export async function openWorkspace(root: string): Promise<Workspace> {
   const real = await realpath(resolve(root)).catch(() => {
@@ -36,12 +37,13 @@ async function realPathOf(path: string, hops = 0): Promise<string> {
     return await realpath(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw new Error(LOOP);
     if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
   }
   const parent = dirname(path);
   const target = await readlink(path).catch(() => undefined);
   if (target !== undefined) {
-    if (hops >= MAX_LINK_HOPS) throw new Error(`more than ${MAX_LINK_HOPS} symbolic links lead on from ${path}`);
+    if (hops >= MAX_LINK_HOPS) throw new Error(LOOP);
     return realPathOf(resolve(await realPathOf(parent, hops + 1), target), hops + 1);
   }
   if (parent === path) return path;
