@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
-import { bindGroups } from "@toolgate/local/workspace-module/bind";
+import { bindGroups, unbindGroups } from "@toolgate/local/workspace-module/bind";
 import { openWorkspace, workspaceModule } from "@toolgate/local/workspace-module/index";
 import type { Module } from "@toolgate/module";
 import { serveFetch, serveToolgate } from "../support/http-server";
@@ -120,4 +120,7 @@ test("bound as the workspace and command executor, the module runs an agent's ca
   expect(around.status).toBe(401);
   expect(await around.json()).toMatchObject({ error: "unauthenticated" });
   await expect(stat(join(root, "forged.txt"))).rejects.toThrow(/ENOENT/);
+
+  expect(await unbindGroups({ toolgateUrl: served.url, adminToken: ADMIN_TOKEN }, bound)).toEqual([]);
+  for (const group of ["workspace", "command"]) expect((await request("GET", `/groups/${group}`)).body.executor).toEqual({ type: "client" });
 });
