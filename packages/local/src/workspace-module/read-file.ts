@@ -1,14 +1,16 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { defineTool } from "@toolgate/module";
 import { builtinTool } from "./builtin";
 import { confine, relativeName } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
+import { boundedLines } from "./lines";
 
 /** The most text one read returns; a longer piece ends early, marked truncated, and the next offset reads on. */
 export const MAX_READ_BYTES = 256 * 1024;
+/** A longer line is returned cut to this many characters (which always fit in MAX_READ_BYTES), and marked truncated. */
+export const MAX_LINE_CHARS = 32 * 1024;
 const SNIFFED_BYTES = 8192;
 
 /** A NUL byte among the first bytes: the file is not text. */
@@ -40,21 +42,18 @@ export const readFileTool = (workspace: Workspace) =>
       let bytes = 0;
       let full = false;
       let lineCut = false;
-      const reader = createInterface({ input: createReadStream(real, { encoding: "utf8", signal: ctx.signal }), crlfDelay: Infinity });
-      for await (const line of reader) {
+      const stream = createReadStream(real, { encoding: "utf8", signal: ctx.signal }) as AsyncIterable<string>;
+      for await (const { text, cut } of boundedLines(stream, MAX_LINE_CHARS)) {
         totalLines++;
         if (totalLines < offset || full) continue;
-        const size = Buffer.byteLength(line, "utf8") + 1;
+        const size = Buffer.byteLength(text, "utf8") + 1;
         if (bytes + size > MAX_READ_BYTES) {
-          if (lines.length === 0) {
-            lines.push(line.slice(0, MAX_READ_BYTES / 4));
-            lineCut = true;
-          }
           full = true;
           continue;
         }
-        lines.push(line);
+        lines.push(text);
         bytes += size;
+        if (cut) lineCut = true;
         if (lines.length === limit) full = true;
       }
       return {

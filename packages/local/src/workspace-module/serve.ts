@@ -94,7 +94,7 @@ async function main() {
       unbound
         .then((notes) => notes.forEach((note) => console.log(note)))
         .catch((error) => console.error(`The groups could not be given back: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => server.close().then(() => process.exit(0)));
+        .finally(() => process.exit(0));
     });
 }
 

@@ -7,6 +7,7 @@ import { CallSigner } from "@toolgate/core/executor";
 import { builtinGroups } from "@toolgate/core/group";
 import { openWorkspace, workspaceModule } from "./index";
 import type { Workspace } from "./index";
+import { MAX_LINE_CHARS, MAX_READ_BYTES } from "./read-file";
 import { OUTPUT_HALF_BYTES } from "./run-command";
 
 const MODULE_URL = "http://127.0.0.1:8790/call";
@@ -78,6 +79,13 @@ test("read_file - the requested lines with the total line count, offset, limit a
   expect(await call("read_file", { path: "missing.txt" })).toMatchObject({ type: "error", text: '"missing.txt" does not exist in the workspace.' });
   expect(await call("read_file", { path: "src" })).toMatchObject({ type: "error", text: expect.stringContaining("is a directory") });
   expect(await call("read_file", { path: "image.bin" })).toMatchObject({ type: "error", text: expect.stringContaining("not a text file") });
+  await writeFile(join(root, "long.txt"), `${"x".repeat(MAX_LINE_CHARS * 3)}\r\nshort\r\n`);
+  expect((await call("read_file", { path: "long.txt" })).json).toMatchObject({ content: `${"x".repeat(MAX_LINE_CHARS)}\nshort`, lines: 2, totalLines: 2, truncated: true });
+  expect((await call("read_file", { path: "long.txt", offset: 2 })).json).toMatchObject({ content: "short", truncated: false });
+  await writeFile(join(root, "many.txt"), `${"y".repeat(99)}\n`.repeat(5000));
+  const many = (await call("read_file", { path: "many.txt", limit: 10_000 })).json;
+  expect(many).toMatchObject({ totalLines: 5000, truncated: true, lines: Math.floor(MAX_READ_BYTES / 100) });
+  expect((await call("read_file", { path: "many.txt", offset: many.lines + 1, limit: 10_000 })).json).toMatchObject({ lines: 5000 - many.lines, truncated: false });
   expect(await call("read_file", { path: "notes.txt", extra: 1 })).toMatchObject({ type: "error", text: expect.stringContaining("not valid") });
 });
 
