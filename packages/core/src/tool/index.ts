@@ -12,6 +12,8 @@ export type { ToolContext, ToolInfo } from "./tool";
 export { definitionTokens, loadTokenCounter, totalTokens } from "./tokens";
 export { anthropicInputSchema, exportTool, geminiSchema, ToolFormat, ToolsQuery } from "./exports";
 export type { TokenCounter } from "./tokens";
+export { builtinParameters } from "./builtin-parameters";
+export type { BuiltinArguments, BuiltinToolName } from "./builtin-parameters";
 
 export type ToolSummary = {
   name: string;

@@ -1,0 +1,104 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { listen } from "../server";
+import { bindGroups, bindingRequest, unbindGroups } from "./bind";
+import type { Bound } from "./bind";
+import { SERVED_GROUPS, SERVED_TOOLS } from "./builtin";
+import { openWorkspace } from "./confine";
+import { workspaceModule } from "./index";
+
+/** Where `npm start` serves toolgate unless PORT or HOST say otherwise. */
+const LOCAL_TOOLGATE_URL = "http://127.0.0.1:8787";
+const DEFAULT_PORT = 8790;
+
+const USAGE = `Usage: npm run workspace -- <directory> [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--url <url toolgate calls>] [--bind]
+  Serves the built-in workspace and command tools on <directory>, for toolgate at TOOLGATE_URL (default ${LOCAL_TOOLGATE_URL}).
+  --bind binds the module as the executor of the workspace and command groups (needs TOOLGATE_ADMIN_TOKEN), and gives
+  them back to the agent's runtime when it stops.`;
+
+function options() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { port: { type: "string" }, host: { type: "string" }, url: { type: "string" }, bind: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help || positionals.length !== 1) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const port = Number(values.port ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number; got "${values.port}".`);
+  // npm runs scripts from the repository's root; a relative directory is meant from where the command was typed.
+  const root = resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
+  return { root, port, host: values.host ?? "127.0.0.1", url: values.url, bind: values.bind ?? false };
+}
+
+/** toolgate's local data (its admin token among it) must not be readable through the module. */
+function refuseDataDirInside(root: string) {
+  const dataDir = resolve(process.env.TOOLGATE_DATA_DIR || ".toolgate");
+  const inside = dataDir === root || dataDir.startsWith(`${root}/`);
+  if (inside && existsSync(dataDir))
+    throw new Error(`${root} holds toolgate's data directory ${dataDir} (its admin token among it): serve a directory that does not contain it.`);
+}
+
+const curl = (toolgateUrl: string, method: string, path: string, body?: unknown) =>
+  `curl -s -X ${method} ${toolgateUrl}${path} -H "Authorization: Bearer $TOOLGATE_ADMIN_TOKEN"` + (body === undefined ? "" : ` -H 'content-type: application/json' -d '${JSON.stringify(body)}'`);
+
+async function main() {
+  const { root, port, host, url: givenUrl, bind } = options();
+  const toolgateUrl = (process.env.TOOLGATE_URL || LOCAL_TOOLGATE_URL).replace(/\/+$/, "");
+  const adminToken = process.env.TOOLGATE_ADMIN_TOKEN;
+  if (bind && !adminToken) throw new Error("--bind needs the admin token in TOOLGATE_ADMIN_TOKEN.");
+  const workspace = await openWorkspace(root);
+  refuseDataDirInside(workspace.root);
+
+  const server = await listen(port, host);
+  const url = givenUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${server.port}/call`;
+  server.serve(workspaceModule({ workspace, url, toolgate: { url: toolgateUrl } }).fetch);
+  const keys = await fetch(`${toolgateUrl}/.well-known/jwks.json`).then((response) => response.ok, () => false);
+
+  let bound: Bound[] = [];
+  if (bind) bound = await bindGroups({ toolgateUrl, adminToken: adminToken! }, url);
+  console.log(
+    [
+      "",
+      `The workspace module serves ${workspace.root} at ${url}`,
+      `  tools:    ${SERVED_TOOLS.join(", ")} (groups ${SERVED_GROUPS.join(" and ")}); run_javascript is answered with a refusal`,
+      `  toolgate: ${toolgateUrl}${keys ? "" : " (not reachable now: calls are checked against its keys once it is)"}; only calls it signed run`,
+      "  For local use: every path stays inside the directory, but a command line can name any path the user running",
+      "  this module may reach. toolgate's command and path rules are what look at a command line.",
+      "",
+      bind
+        ? `Bound as the executor of ${SERVED_GROUPS.join(" and ")}; stopping gives them back to the agent's runtime.`
+        : ["Bind it as the executor of the workspace and command groups (as the admin):", ...SERVED_GROUPS.map((group) => {
+            const request = bindingRequest(group, url);
+            return `  ${curl(toolgateUrl, request.method, request.path, request.body)}`;
+          }), "(or run it with --bind and TOOLGATE_ADMIN_TOKEN set)"].join("\n"),
+      "",
+      "Then give agents a role with those groups and its workspaceRoot set to this directory, so toolgate's path rules",
+      "check the same directory the module confines to:",
+      `  ${curl(toolgateUrl, "POST", "/roles", { name: "developer", rolePrompt: "Work in the workspace.", toolGroups: [...SERVED_GROUPS], workspaceRoot: workspace.root })}`,
+      "and switch off run_javascript, which this module does not run:",
+      `  ${curl(toolgateUrl, "POST", "/tools/run_javascript/disable")}`,
+      "",
+      "Ctrl-C stops it.",
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const unbound = bound.length ? unbindGroups({ toolgateUrl, adminToken: adminToken! }, bound) : Promise.resolve([]);
+      unbound
+        .then((notes) => notes.forEach((note) => console.log(note)))
+        .catch((error) => console.error(`The groups could not be given back: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => process.exit(0));
+    });
+}
+
+main().catch((error) => {
+  console.error(`\nThe workspace module could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
