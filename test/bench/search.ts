@@ -60,8 +60,8 @@ export function plainBm25(entries: readonly SearchEntry[]): Ranker {
   };
 }
 
-function seeded(seed: number) {
-  let state = seed >>> 0;
+function generator(start: number) {
+  let state = start >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -93,8 +93,8 @@ const PARAMETERS = [
 ] as const;
 
 /** 1,000 groups of 20 tools each, with varied plausible names, descriptions and parameters, the same on every run. */
-export function syntheticCatalog(seed = 20_260_728): SearchEntry[] {
-  const random = seeded(seed);
+export function syntheticCatalog(start = 20_260_728): SearchEntry[] {
+  const random = generator(start);
   const entries: SearchEntry[] = [];
   for (let g = 0; g < SYNTHETIC_GROUPS; g++) {
     const domain = random.pick(DOMAINS);
@@ -154,7 +154,7 @@ export function benchSearch(out: Out, note: Note) {
     big = buildSearchIndex(synthetic);
     buildTimes.push(performance.now() - started);
   }
-  const random = seeded(7);
+  const random = generator(7);
   const queries = [
     ...SEARCH_TASKS.map((task) => task.task),
     ...Array.from({ length: 200 }, () => `${random.pick(VERBS)} ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}s in ${random.pick(DOMAINS)}`),

@@ -89,9 +89,9 @@ export async function startBenchExecutor(): Promise<{ url: string; received: () 
   };
 }
 
-/** A small seeded generator (mulberry32): the same orders on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
+/** A small generator (mulberry32) from a fixed start: the same orders on every run. */
+function fixedRandom(start: number): () => number {
+  let state = start >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = Math.imul(state ^ (state >>> 15), 1 | state);
@@ -105,7 +105,7 @@ function seededRandom(seed: number): () => number {
  * settle, garbage, another process's tail) falls on each of the others alike, not always on the one that follows it.
  */
 export async function inShuffledRounds<Step>(steps: readonly Step[], rounds: number, run: (step: Step) => Promise<unknown>): Promise<void> {
-  const random = seededRandom(0x70016a7e);
+  const random = fixedRandom(0x70016a7e);
   const order = [...steps];
   for (let round = 0; round < rounds; round++) {
     for (let k = order.length - 1; k > 0; k--) {

@@ -9,7 +9,7 @@ export { CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER };
 /** How long one key signs. Its public key is published one period before and after, so a module fetches it early and checks a late token. */
 export const CALL_KEY_PERIOD_MS = 24 * 60 * 60 * 1000;
 const ALGORITHM = "EdDSA";
-/** DER of an Ed25519 PKCS #8 private key, up to its 32-byte seed (RFC 8410). */
+/** DER of an Ed25519 PKCS #8 private key, up to its 32 private-key bytes (RFC 8410). */
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 /** What a call token says: the call, who makes it, what runs, for whom it is meant (the executor's URL) and the arguments' hash. */
@@ -57,8 +57,8 @@ export class CallSigner {
     const period = Math.floor(at / CALL_KEY_PERIOD_MS);
     const known = this.keys.get(period);
     if (known) return known;
-    const seed = Buffer.from(hkdfSync("sha256", this.signingKey, "toolgate call keys", `period ${period}`, 32));
-    const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+    const keyBytes = Buffer.from(hkdfSync("sha256", this.signingKey, "toolgate call keys", `period ${period}`, 32));
+    const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, keyBytes]), format: "der", type: "pkcs8" });
     const kid = `call-${period}`;
     const publicJwk = { ...createPublicKey(privateKey).export({ format: "jwk" }), kid, alg: ALGORITHM, use: "sig" };
     const key = { kid, privateKey, publicJwk };

@@ -23,18 +23,18 @@ test("canonicalJson - is JSON that parses back to the same value (property)", ()
   );
 });
 
-const shuffleKeys = (value: unknown, seed: number): unknown => {
-  if (Array.isArray(value)) return value.map((item, i) => shuffleKeys(item, seed + i));
+const shuffleKeys = (value: unknown, shift: number): unknown => {
+  if (Array.isArray(value)) return value.map((item, i) => shuffleKeys(item, shift + i));
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value);
-  const rotated = entries.map((_, i) => entries[(i + seed) % entries.length]!);
-  return Object.fromEntries(rotated.reverse().map(([key, inner]) => [key, shuffleKeys(inner, seed + 1)]));
+  const rotated = entries.map((_, i) => entries[(i + shift) % entries.length]!);
+  return Object.fromEntries(rotated.reverse().map(([key, inner]) => [key, shuffleKeys(inner, shift + 1)]));
 };
 
 test("callFingerprint - does not depend on key order (property)", () => {
   fc.assert(
-    fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.nat(20), (args, seed) => {
-      expect(callFingerprint("t", shuffleKeys(args, seed))).toBe(callFingerprint("t", args));
+    fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.nat(20), (args, shift) => {
+      expect(callFingerprint("t", shuffleKeys(args, shift))).toBe(callFingerprint("t", args));
     }),
   );
 });
