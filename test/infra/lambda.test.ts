@@ -1,5 +1,6 @@
 // The five functions as `sst deploy` ships them (bundled, minified and split by infra/defaults.ts), each in a process of
-// its own as Lambda runs it, given API Gateway and EventBridge events, on a fresh table of DynamoDB Local.
+// its own as Lambda runs it, given API Gateway and EventBridge events, on a fresh table of DynamoDB Local; and one module
+// on the SDK as ToolgateModule deploys it, behind a function URL that toolgate calls over HTTP.
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
@@ -10,10 +11,17 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { ROUTES } from "@toolgate/functions/routes";
 import { ensureTable } from "@toolgate/local/local-table";
+import { routedFetch } from "@toolgate/local/router";
+import { CALL_TOKEN_HEADER, JWKS_PATH } from "@toolgate/module";
+import { registrationInput } from "@toolgate/module/lambda";
+import type { RegistrationEvent } from "@toolgate/module/lambda";
 import { startExecutor } from "../support/executor";
 import type { Executor } from "../support/executor";
-import { buildHandler, HANDLERS } from "../support/lambda-build";
+import { viaFunctionUrl } from "../support/function-url";
+import { serveFetch } from "../support/http-server";
+import { buildFunction, buildHandler, HANDLERS } from "../support/lambda-build";
 import type { Bundle, HandlerName } from "../support/lambda-build";
 import { eventually, moduleEvent } from "../integration/helpers";
 import { tool } from "../support/toolgate";
@@ -28,13 +36,24 @@ type Invoke = (event: unknown) => Promise<any>;
 type Response = { status: number; body: any; headers: Record<string, string | number | boolean> };
 
 let dir: string;
+let table: string;
 let executor: Executor;
 const bundles = new Map<HandlerName, Bundle>();
 const runtimes: ChildProcess[] = [];
 const functions = {} as Record<HandlerName, Invoke>;
 
+/** What toolgate's functions are given on AWS: their linked resources (SST_RESOURCE_*), here on DynamoDB Local. */
+const toolgateEnvironment = (table: string) => ({
+  TOOLGATE_DYNAMODB_ENDPOINT: inject("dynamoEndpoint"),
+  TOOLGATE_CONFIRMATION_TIMEOUT_MS: String(CONFIRMATION_TIMEOUT_MS),
+  SST_RESOURCE_App: JSON.stringify({ name: "toolgate", stage: "test" }),
+  SST_RESOURCE_Table: JSON.stringify({ name: table, type: "sst.aws.Dynamo" }),
+  SST_RESOURCE_AdminToken: JSON.stringify({ value: ADMIN_TOKEN, type: "sst.sst.Secret" }),
+  SST_RESOURCE_SigningKey: JSON.stringify({ value: "lambda-signing-key-0123456789-0123456789", type: "sst.sst.Secret" }),
+});
+
 /** One function's process: the bundle is imported before the first event, as at a cold start. */
-async function startFunction(bundle: Bundle, table: string): Promise<Invoke> {
+async function startFunction(bundle: Bundle<string>, environment: Record<string, string>): Promise<Invoke> {
   const child = fork(RUNTIME, [], {
     execArgv: [],
     stdio: ["ignore", "ignore", "pipe", "ipc"],
@@ -45,12 +64,7 @@ async function startFunction(bundle: Bundle, table: string): Promise<Invoke> {
       AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       LAMBDA_HANDLER_FILE: bundle.file,
-      TOOLGATE_DYNAMODB_ENDPOINT: inject("dynamoEndpoint"),
-      TOOLGATE_CONFIRMATION_TIMEOUT_MS: String(CONFIRMATION_TIMEOUT_MS),
-      SST_RESOURCE_App: JSON.stringify({ name: "toolgate", stage: "test" }),
-      SST_RESOURCE_Table: JSON.stringify({ name: table, type: "sst.aws.Dynamo" }),
-      SST_RESOURCE_AdminToken: JSON.stringify({ value: ADMIN_TOKEN, type: "sst.sst.Secret" }),
-      SST_RESOURCE_SigningKey: JSON.stringify({ value: "lambda-signing-key-0123456789-0123456789", type: "sst.sst.Secret" }),
+      ...environment,
     },
   });
   runtimes.push(child);
@@ -116,12 +130,12 @@ async function request(name: "groups" | "roles" | "execution", method: string, p
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "toolgate-lambda-"));
-  const table = `lambda_${ulid()}`;
+  table = `lambda_${ulid()}`;
   const client = new DynamoDBClient({ endpoint: inject("dynamoEndpoint"), region: "us-east-1", credentials: CREDENTIALS });
   await ensureTable(client, table);
   client.destroy();
   for (const name of Object.keys(HANDLERS) as HandlerName[]) bundles.set(name, await buildHandler(name, dir));
-  await Promise.all([...bundles.values()].map(async (bundle) => (functions[bundle.name] = await startFunction(bundle, table))));
+  await Promise.all([...bundles.values()].map(async (bundle) => (functions[bundle.name] = await startFunction(bundle, toolgateEnvironment(table)))));
   executor = await startExecutor(({ body }) => ({ body: { content: `found ${body.arguments.query}`, type: "text" } }));
 }, 120_000);
 
@@ -274,5 +288,73 @@ test("built functions - the groups function imports an MCP server's tools and th
     expect(upstream.calls.map((c) => c.name)).toEqual(["get_me"]);
   } finally {
     await upstream.close();
+  }
+});
+
+/** The SDK's one-tool module as its ToolgateModule deploys it: built with SST's defaults (minified, one file). */
+const SDK_MODULE = "test/support/sdk-lambda-module.ts";
+
+/** The registration event the deploy's CRUD invocation sends (Terraform's aws_lambda_invocation adds `tf`). */
+const registrationEvent = (action: RegistrationEvent["tf"]["action"], registration: Parameters<typeof registrationInput>[0]): RegistrationEvent => ({
+  ...registrationInput(registration),
+  tf: { action, prev_input: action === "create" ? null : registrationInput(registration) },
+});
+
+test("built functions - an SDK module as a Lambda is registered by its deploy's event, runs toolgate's signed call from its function URL, refuses any other and is withdrawn on removal", async () => {
+  // toolgate's API over HTTP, routed as API Gateway routes it: the module fetches the JWKS there while the execution
+  // function waits on its answer, so, as Lambda would, another instance of the execution function serves it.
+  const toolgatePaths: string[] = [];
+  const execution = await startFunction(bundles.get("execution")!, toolgateEnvironment(table));
+  const api = routedFetch([
+    { routes: ROUTES.groups, app: { fetch: viaFunctionUrl(functions.groups) } },
+    { routes: ROUTES.roles, app: { fetch: viaFunctionUrl(functions.roles) } },
+    { routes: ROUTES.execution, app: { fetch: viaFunctionUrl(execution) } },
+  ]);
+  const toolgate = await serveFetch((request) => (toolgatePaths.push(new URL(request.url).pathname), api(request)));
+  const bundle = await buildFunction("sdk-module", SDK_MODULE, dir, { minify: true });
+  expect(bundle.bytes, "the one-tool module's bundle").toBeLessThan(150 * 1024);
+  const invokeModule = await startFunction(bundle, { TOOLGATE_URL: toolgate.url });
+  const tokens: string[] = [];
+  const front = await serveFetch((request) => (tokens.push(request.headers.get(CALL_TOKEN_HEADER) ?? ""), viaFunctionUrl(invokeModule)(request)));
+  try {
+    // The function URL, as Lambda gives it (with its trailing slash): where toolgate calls the module, and its tokens' audience.
+    const registration = { url: `${front.url}/`, toolgateUrl: toolgate.url, adminToken: ADMIN_TOKEN, code: "assets/SdkModule-code-1.zip" };
+    expect(await invokeModule(registrationEvent("create", registration))).toMatchObject({ module: "sdk_letters", action: "announced", url: registration.url });
+    const group = await request("groups", "GET", "/groups/sdk_letters");
+    expect(group.status, JSON.stringify(group.body)).toBe(200);
+    expect(group.body).toMatchObject({ id: "sdk_letters", executor: { type: "http", url: registration.url } });
+
+    const role = await request("roles", "POST", "/roles", { name: "letter counter", rolePrompt: "Count letters.", toolGroups: ["sdk_letters"] });
+    const created = await request("execution", "POST", "/agents", { roleId: role.body.id, name: "lin" });
+    const caller = { agentId: created.body.agent.id as string, token: created.body.token as string };
+    const call = await callAs(caller, "sdk_letter_count", { text: "one two" });
+    expect(call.status, JSON.stringify(call.body)).toBe(200);
+    expect(call.body).toMatchObject({ status: "completed", result: { type: "json" } });
+    expect(JSON.parse(call.body.result.content)).toEqual({ letters: 6, agent: caller.agentId });
+    expect(tokens[0], "toolgate's signed token on its call").toMatch(/^ey/);
+    expect(toolgatePaths, "the module fetched the keys from the execution function").toContain(JWKS_PATH);
+
+    const direct = (token?: string) =>
+      fetch(registration.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { [CALL_TOKEN_HEADER]: token } : {}) },
+        body: JSON.stringify({ callId: call.body.callId, tool: "sdk_letter_count", arguments: { text: "other words" }, agentId: caller.agentId, roleId: role.body.id }),
+      });
+    // No token; toolgate's token replayed for other arguments; a token toolgate did not sign for calls (the agent's).
+    const refusals = [
+      [await direct(), "carries no toolgate-call token"],
+      [await direct(tokens[0]), "signed for another call"],
+      [await direct(caller.token), "not valid for this module"],
+    ] as const;
+    for (const [refused, reason] of refusals) {
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ error: "unauthenticated", message: expect.stringContaining(reason) });
+    }
+
+    expect(await invokeModule(registrationEvent("delete", registration))).toMatchObject({ module: "sdk_letters", action: "withdrawn" });
+    expect((await request("groups", "GET", "/groups/sdk_letters")).status).toBe(404);
+  } finally {
+    await front.close();
+    await toolgate.close();
   }
 });

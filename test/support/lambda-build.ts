@@ -56,7 +56,7 @@ export const sstBuildOptions = (entry: string, outfile: string, { minify = false
 });
 
 /** `file` is the handler's entry; `bytes` all that ships (entry and chunks), `initBytes` what loads at init (the entry and its static imports). */
-export type Bundle = { name: HandlerName; file: string; bytes: number; initBytes: number; metafile: Metafile };
+export type Bundle<Name extends string = HandlerName> = { name: Name; file: string; bytes: number; initBytes: number; metafile: Metafile };
 
 /** The entry's output and every chunk it imports statically, as the metafile names them. */
 export function loadedAtInit(metafile: Metafile, entryOutput: string): string[] {
@@ -80,15 +80,17 @@ async function installBeside(folder: string, packages: readonly string[]) {
 }
 
 /** Builds one handler into `<dir>/<name>/` with infra/defaults.ts, as `sst deploy` does. */
-export async function buildHandler(name: HandlerName, dir: string): Promise<Bundle> {
+export const buildHandler = (name: HandlerName, dir: string): Promise<Bundle> => buildFunction(name, HANDLERS[name], dir, FUNCTION_DEFAULTS.nodejs);
+
+/** Builds the function whose handler is in `entry` (from the repository's root) into `<dir>/<name>/`, as `sst deploy` does with these `nodejs` properties. */
+export async function buildFunction<Name extends string>(name: Name, entry: string, dir: string, nodejs: SstNodejs = {}): Promise<Bundle<Name>> {
   const folder = join(dir, name);
-  const file = join(folder, `${basename(HANDLERS[name], ".ts")}.mjs`);
-  const { metafile } = await build({ ...sstBuildOptions(join(ROOT, HANDLERS[name]), file, FUNCTION_DEFAULTS.nodejs), absWorkingDir: ROOT });
-  await installBeside(folder, FUNCTION_DEFAULTS.nodejs.install);
+  const file = join(folder, `${basename(entry, ".ts")}.mjs`);
+  const { metafile } = await build({ ...sstBuildOptions(join(ROOT, entry), file, nodejs), absWorkingDir: ROOT });
+  await installBeside(folder, nodejs.install ?? []);
   const sizes = await Promise.all(Object.keys(metafile!.outputs).map(async (output) => [output, (await stat(join(ROOT, output))).size] as const));
   const size = new Map(sizes);
-  const entry = relative(ROOT, file);
-  const initBytes = loadedAtInit(metafile!, entry).reduce((sum, output) => sum + size.get(output)!, 0);
+  const initBytes = loadedAtInit(metafile!, relative(ROOT, file)).reduce((sum, output) => sum + size.get(output)!, 0);
   return { name, file, bytes: sizes.reduce((sum, [, bytes]) => sum + bytes, 0), initBytes, metafile: metafile! };
 }
 
