@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
 import type { APIGatewayProxyResult, LambdaContext, LambdaEvent } from "hono/aws-lambda";
-import type { Module, Registrar } from "./module";
+import type { Module } from "./module";
 import { isRegistrationEvent, REGISTRATION_KEY } from "./registration";
 import type { Registration, RegistrationEvent } from "./registration";
 
@@ -29,25 +29,12 @@ async function asArrived(request: Request): Promise<Request> {
 /** fetch's own failure (no connection, no such host): undici throws a TypeError with the reason as its cause. */
 const isUnreachable = (error: unknown) => error instanceof TypeError && error.cause !== undefined;
 
-/** `module.announce`, with the URL the deploy gave: a module on Lambda learns its function URL only from the event. */
-async function announceAt(module: Module, registration: Registration) {
-  const { id, version: _version, ...group } = module.definitions();
-  const response = await fetch(new URL(`/groups/${encodeURIComponent(id)}`, registration.toolgateUrl), {
-    method: "PUT",
-    headers: { authorization: `Bearer ${registration.adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...group, executor: { type: "http", url: registration.url } }),
-  });
-  if (response.status === 200 || response.status === 201) return;
-  const answer = (await response.json().catch(() => ({}))) as { message?: string };
-  throw new Error(`toolgate did not register the module "${id}" (HTTP ${response.status}): ${answer.message ?? response.statusText}`);
-}
-
 /**
  * Withdraws the group from a toolgate that is being left (the module removed, or moved to another toolgate). A toolgate
  * that cannot be reached at all is gone or down: removing the module goes on, so that the removal of a whole stage is
  * never stuck on it; a toolgate that answers with a refusal (a wrong admin token) fails the deploy.
  */
-async function withdrawFrom(module: Module, registrar: Registrar) {
+async function withdrawFrom(module: Module, registrar: { adminToken: string; toolgateUrl: string }) {
   try {
     await module.withdraw(registrar);
   } catch (error) {
@@ -66,7 +53,7 @@ async function register(module: Module, event: RegistrationEvent): Promise<Regis
   }
   const previous = event.tf.prev_input?.[REGISTRATION_KEY];
   if (previous && previous.toolgateUrl !== registration.toolgateUrl) await withdrawFrom(module, previous);
-  await announceAt(module, registration);
+  await module.announce({ adminToken: registration.adminToken, toolgateUrl: registration.toolgateUrl, url: registration.url });
   return done("announced");
 }
 

@@ -32,7 +32,10 @@ export type GroupDefinition = { id: string; description: string; scope?: string;
  * TOOLGATE_URL), through its API; or a deploy step, through toolgate's bus (module events, ordered by `version`: by
  * default the time of sending, so each deployment is newer than the last).
  */
-export type Registrar = { adminToken: string; toolgateUrl?: string } | { bus: Bus; version?: number };
+export type Registrar = ({ adminToken: string; toolgateUrl?: string } | { bus: Bus; version?: number }) & {
+  /** Where toolgate calls the module, when the module's own `url` is not it (or it has none: on Lambda, the function URL). */
+  url?: string;
+};
 
 export type Module = {
   id: string;
@@ -96,9 +99,10 @@ export function defineModule(spec: ModuleSpec): Module {
     },
     node: () => nodeListener(calls, spec.url),
     async announce(registrar) {
-      if (!spec.url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
+      const url = registrar.url ?? spec.url;
+      if (!url) throw new Error(`The module "${spec.id}" cannot be announced without its url (where toolgate calls it).`);
       const { id: _id, version: _version, ...group } = definitionsOf();
-      const executor = { type: "http", url: spec.url };
+      const executor = { type: "http", url };
       if ("bus" in registrar)
         return sendModuleEvent(registrar.bus, ModuleEventType.Loaded, { module: spec.id, version: registrar.version ?? Date.now(), ...group, executor });
       const response = await fetch(groupUrl(registrar), {
