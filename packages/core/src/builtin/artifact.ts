@@ -1,4 +1,4 @@
-import { defineTool } from "@toolgate/module";
+import { defineTool } from "@toolgate/module/tool";
 import * as z from "zod";
 import * as Artifact from "../artifact/index";
 import type { BuiltinGroup } from "./group";

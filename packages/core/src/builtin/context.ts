@@ -1,5 +1,5 @@
-import { describeTool } from "@toolgate/module";
-import type { ToolDescription } from "@toolgate/module";
+import { describeTool } from "@toolgate/module/tool";
+import type { ToolDescription } from "@toolgate/module/tool";
 import * as z from "zod";
 import { LongText } from "./fields";
 import type { BuiltinGroup } from "./group";

@@ -1,4 +1,4 @@
-import type { DescribedTool } from "@toolgate/module";
+import type { DescribedTool } from "@toolgate/module/tool";
 import type { ToolDefinition } from "../tool/schema";
 
 /** A built-in tool's definition as the catalog stores it (its policy is one of toolgate's: builtin.test.ts parses each). */

@@ -1,4 +1,4 @@
-import type { DescribedTool } from "@toolgate/module";
+import type { DescribedTool } from "@toolgate/module/tool";
 import type { NativeTool } from "./native";
 
 /**

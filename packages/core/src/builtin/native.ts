@@ -1,4 +1,4 @@
-import type { ModuleTool } from "@toolgate/module";
+import type { ModuleTool } from "@toolgate/module/tool";
 import type { TokenSigner } from "../agent/token";
 import type { Db } from "../dynamo/client";
 import type { EventPublisher } from "../events/publisher";

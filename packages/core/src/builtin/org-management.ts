@@ -1,4 +1,4 @@
-import { defineTool } from "@toolgate/module";
+import { defineTool } from "@toolgate/module/tool";
 import * as z from "zod";
 import * as Agent from "../agent/index";
 import { agentSpawned } from "../events/index";

@@ -1,4 +1,4 @@
-import { defineTool } from "@toolgate/module";
+import { defineTool } from "@toolgate/module/tool";
 import { expect, test } from "vitest";
 import * as z from "zod";
 import { accessError } from "../access/errors";

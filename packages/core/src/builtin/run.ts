@@ -1,4 +1,4 @@
-import type { ToolOutput } from "@toolgate/module";
+import type { ToolOutput } from "@toolgate/module/tool";
 import { StoreUnavailableError, ToolgateError } from "../error";
 import { noNativeImplementation } from "../executor/errors";
 import type { ExecutorCall, Natives } from "../executor/index";

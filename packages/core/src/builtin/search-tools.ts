@@ -1,4 +1,4 @@
-import { defineTool } from "@toolgate/module";
+import { defineTool } from "@toolgate/module/tool";
 import { loadView } from "../access/index";
 import * as Agent from "../agent/index";
 import { searchVisible } from "../search/visible";

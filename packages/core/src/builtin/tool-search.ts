@@ -1,5 +1,5 @@
-import { describeTool } from "@toolgate/module";
-import type { ToolDescription } from "@toolgate/module";
+import { describeTool } from "@toolgate/module/tool";
+import type { ToolDescription } from "@toolgate/module/tool";
 import * as z from "zod";
 import type { Group } from "../group/schema";
 import { MAX_QUERY_CHARS } from "../search/schema";
