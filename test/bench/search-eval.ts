@@ -1,7 +1,7 @@
 // The tool-search evaluation: what people and models ask for, in their own words, and the tools that would do it.
 // Written before the ranking was tuned and left alone since, except to correct an expected tool that was plainly wrong.
 import { readFileSync } from "node:fs";
-import { builtinGroups } from "../../packages/core/src/group/builtin";
+import { builtinGroups } from "../../packages/core/src/builtin/groups";
 import type { ToolDefinition } from "../../packages/core/src/tool/schema";
 
 export type SearchTask = { task: string; expected: string[] };

@@ -1,9 +1,10 @@
 // The token economy of a reference organisation: toolgate's built-in groups and the 21 toolsets of GitHub's MCP server.
 import { readFileSync } from "node:fs";
-import { builtinGroups } from "@toolgate/core/group";
+import { builtinGroups } from "@toolgate/core/builtin/groups";
 import { loadTokenCounter, totalTokens } from "@toolgate/core/tool";
 import type { ToolDefinition } from "@toolgate/core/tool";
-import { buildSearchIndex, metaGroup, searchTools } from "@toolgate/core/search";
+import { metaGroup } from "@toolgate/core/builtin";
+import { buildSearchIndex, searchTools } from "@toolgate/core/search";
 import { forAgent } from "@toolgate/core/tool";
 import { referenceCatalog, SEARCH_TASKS } from "./search-eval";
 

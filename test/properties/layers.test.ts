@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { accessOf, decide, listedTools } from "@toolgate/core/access";
-import { RESERVED_GROUP_IDS } from "@toolgate/core/group";
+import { RESERVED_GROUP_IDS } from "@toolgate/core/builtin";
 import type { Group } from "@toolgate/core/group";
 import { ToolGroupManager } from "../../packages/core/src/group/manager";
 import { agentFixture, NOW, roleFixture } from "../support/fixtures";

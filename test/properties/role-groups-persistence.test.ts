@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, expect, inject, test } from "vitest";
-import { RESERVED_GROUP_IDS } from "@toolgate/core/group";
+import { RESERVED_GROUP_IDS } from "@toolgate/core/builtin";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { ADMIN_TOKEN, SIGNING_KEY, api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";

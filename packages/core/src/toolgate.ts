@@ -6,13 +6,14 @@ import { ArgumentSeal } from "./call/seal";
 import { cleanup } from "./cleanup";
 import { createDb } from "./dynamo/client";
 import type { Db, DbOptions } from "./dynamo/client";
-import { CallSigner, defaultSecrets, nativeTools } from "./executor/index";
+import { CallSigner, defaultSecrets } from "./executor/index";
 import type { Natives, SecretSource } from "./executor/index";
 import { guardSettings, linkedBus, mcpSettings, storeOptions } from "./environment";
 import { BusPublisher, noEvents } from "./events/publisher";
 import type { EventPublisher } from "./events/publisher";
 import { Catalog } from "./group/catalog";
 import { ensureBuiltins } from "./group/ensure-builtins";
+import { nativeRunner } from "./builtin/run";
 import { GuardStates } from "./guard/caches";
 import type { GuardDeps } from "./guard/index";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
@@ -74,7 +75,7 @@ export class Toolgate {
     this.mcp = { ...DEFAULT_MCP_SETTINGS, ...options.mcp };
     this.adminDigest = Agent.digest(options.adminToken);
     this.secrets = options.secrets ?? defaultSecrets();
-    this.natives = nativeTools({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, events: this.events, now: () => this.now(), resultWaitMs: this.config.clientResultTimeoutMs });
+    this.natives = nativeRunner({ db: this.db, catalog: this.catalog, roles: this.roles, tokens: this.tokens, events: this.events, now: () => this.now(), resultWaitMs: this.config.clientResultTimeoutMs });
   }
 
   get guard(): GuardDeps {

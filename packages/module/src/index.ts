@@ -8,3 +8,5 @@ export { argumentsHash, CALL_TOKEN_HEADER, CallRefused, JWKS_PATH, toolgateKeys,
 export type { SignedCall, VerifiedCall } from "./call-token";
 export type { McpEndpoint, McpOptions } from "./mcp";
 export { ANONYMOUS_AGENT } from "./mcp";
+export { describeTool } from "./tool";
+export type { DescribedTool, ToolDefinition, ToolDescription } from "./tool";

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { agentFixture, roleFixture } from "../../../../test/support/fixtures";
-import { RESERVED_GROUP_IDS } from "../group/builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import type { Group } from "../group/schema";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups } from "../role/index";

@@ -18,7 +18,7 @@ import type { GroupScope } from "../scope/schema";
 import { scopeOfGroup } from "../group/schema";
 import type { RoleCache } from "../role/cache";
 import type { Role } from "../role/schema";
-import { metaGroup, metaTool } from "../search/meta-tools";
+import { metaGroup, metaTool } from "../builtin/tool-search";
 import { forAgent } from "../tool/schema";
 import { totalTokens } from "../tool/tokens";
 import { exportTool } from "../tool/exports";

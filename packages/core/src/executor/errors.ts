@@ -9,3 +9,6 @@ export const EXECUTOR_ERRORS = {
 } as const;
 
 export const executorError = errorCatalog(EXECUTOR_ERRORS);
+
+export const noNativeImplementation = (tool: string) =>
+  executorError("no_executor", `toolgate has no native implementation of "${tool}".`, { recoverable: false });

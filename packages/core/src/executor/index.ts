@@ -1,7 +1,6 @@
-import type { ToolInfo } from "../tool/tool";
 import { CALL_TOKEN_HEADER } from "./call-token";
 import type { CallSigner } from "./call-token";
-import { executorError } from "./errors";
+import { executorError, noNativeImplementation } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
 import { upstreamName } from "./mcp-tools";
@@ -14,19 +13,20 @@ export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
 export { EXECUTOR_ERRORS, executorError } from "./errors";
 export { defaultSecrets, environmentSecrets, linkedSecrets, SECRET_ENV_PREFIX } from "./secrets";
 export type { SecretSource } from "./secrets";
-export { nativeTools } from "./native/index";
-export type { NativeServices } from "./native/index";
+export { EXECUTOR_TYPES, executorSummary, executorTimeoutMs, isBuiltinOnly, runsIn } from "./types";
+export type { ExecutorType } from "./types";
 
 /** One call as an executor receives it: the real (validated) arguments, and the agent's department when it has one. */
 export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; department?: string; arguments: Record<string, unknown> };
 
-export type Natives = ReadonlyMap<string, ToolInfo>;
+/** The tools toolgate runs itself (the built-in area's `nativeRunner`): one call, until its signal aborts. */
+export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
 
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
  * `signer`: signs the call token every request to the executor carries.
  */
-export type RunOptions = { timeoutMs: number; natives: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople };
+export type RunOptions = { timeoutMs: number; natives?: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople };
 export type { CallPeople, CallRelay, OperatorQuestions, RelayedRequest } from "./relay";
 
 export { timedOut } from "./timeout";
@@ -42,12 +42,11 @@ const clientExecuted = (tool: string) =>
   executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
 
 /** Runs a native tool until its timeout; past it the tool's signal is aborted and the call ends with tool_timeout. */
-async function runNative(natives: Natives, call: ExecutorCall, timeoutMs: number): Promise<ToolResult> {
-  const tool = natives.get(call.tool);
-  if (!tool) throw executorError("no_executor", `toolgate has no native implementation of "${call.tool}".`, { recoverable: false });
+async function runNative(call: ExecutorCall, { natives, timeoutMs }: RunOptions): Promise<ToolResult> {
+  if (!natives) throw noNativeImplementation(call.tool);
   const signal = AbortSignal.timeout(timeoutMs);
   const aborted = new Promise<never>((_, fail) => signal.addEventListener("abort", () => fail(timedOut(call.tool, timeoutMs)), { once: true }));
-  return Promise.race([tool.execute({ callId: call.callId, sessionID: call.agentId, input: call.arguments, signal }), aborted]);
+  return Promise.race([natives.run(call, signal), aborted]);
 }
 
 /** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
@@ -57,19 +56,19 @@ const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOpt
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });
 
-/**
- * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate).
- * Client-executed tools run in the agent's runtime, which reports their result; they never reach here.
- */
+type Runner<E extends Executor> = (executor: E, call: ExecutorCall, options: RunOptions) => Promise<ToolResult>;
+
+/** How each type of executor carries out a call (its other facts are in types.ts). Client-executed tools run in the agent's runtime, which reports their result: they never reach here. */
+const RUNNERS: { [T in Executor["type"]]: Runner<Extract<Executor, { type: T }>> } = {
+  http: runHttp,
+  mcp: runMcp,
+  client: (_executor, call) => {
+    throw clientExecuted(call.tool);
+  },
+  native: (_executor, call, options) => runNative(call, options),
+};
+
+/** Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate). */
 export function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
-  switch (executor.type) {
-    case "http":
-      return runHttp(executor, call, options);
-    case "mcp":
-      return runMcp(executor, call, options);
-    case "native":
-      return runNative(options.natives, call, options.timeoutMs);
-    case "client":
-      throw clientExecuted(call.tool);
-  }
+  return (RUNNERS[executor.type] as Runner<Executor>)(executor, call, options);
 }

@@ -30,16 +30,16 @@ const initializations = () => upstream.requests.filter((request) => request.rpc.
 
 test("run - an mcp executor forwards the call under the upstream's name and joins its text content", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }));
-  const result = await run(mcp({ toolPrefix: "gh" }), call("gh_get_me", { who: "me" }), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  const result = await run(mcp({ toolPrefix: "gh" }), call("gh_get_me", { who: "me" }), { timeoutMs: 5_000, secrets, signer });
   expect(result).toMatchObject({ content: "first\nsecond", type: "text" });
   expect(upstream.calls.at(-1)).toMatchObject({ name: "get_me", arguments: { who: "me" } });
 });
 
 test("run - structuredContent is a json result; isError is an error result, its structuredContent left to the whole answer", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "{}" }], structuredContent: { stars: 42 } }));
-  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets, signer })).toMatchObject({ content: '{"stars":42}', type: "json" });
+  expect(await run(mcp(), call("stars"), { timeoutMs: 5_000, secrets, signer })).toMatchObject({ content: '{"stars":42}', type: "json" });
   upstream.answer(() => ({ content: [{ type: "text", text: "Not Found" }], structuredContent: { status: 404 }, isError: true }));
-  const failed = await run(mcp(), call("stars"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  const failed = await run(mcp(), call("stars"), { timeoutMs: 5_000, secrets, signer });
   expect(failed).toMatchObject({ content: "Not Found", type: "error", mcpResult: { structuredContent: { status: 404 }, isError: true } });
 });
 
@@ -58,11 +58,11 @@ const EVERY_BLOCK: CallToolResult = {
 
 test("run - the upstream's answer is carried whole: every kind of block, structuredContent and _meta; the text renders what is not text", async () => {
   upstream.answer(() => EVERY_BLOCK);
-  const result = await run(mcp(), call("report"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  const result = await run(mcp(), call("report"), { timeoutMs: 5_000, secrets, signer });
   expect(result.mcpResult).toEqual(EVERY_BLOCK);
   expect(result).toMatchObject({ content: '{"found":3}', type: "json" });
   upstream.answer(() => ({ ...EVERY_BLOCK, structuredContent: undefined }));
-  expect((await run(mcp(), call("report"), { timeoutMs: 5_000, natives: new Map(), secrets, signer })).content).toBe(
+  expect((await run(mcp(), call("report"), { timeoutMs: 5_000, secrets, signer })).content).toBe(
     "Here:\n[image image/png]\n[audio audio/wav]\n[resource file:///reports/q3.pdf]\na note\n[resource test://bytes]",
   );
 });
@@ -73,7 +73,7 @@ test("run - a secret header echoed anywhere in the whole answer is scrubbed ther
     structuredContent: { token: "not a secret of this call", echoed: received.headers.authorization },
     _meta: { authorization: received.headers.authorization },
   }));
-  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("echo"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("echo"), { timeoutMs: 5_000, secrets, signer });
   expect(JSON.stringify(result)).not.toContain(SECRET);
   expect(result.mcpResult).toEqual({
     content: [{ type: "resource", resource: { uri: "test://echo?auth=Bearer [REDACTED]", text: "ok" } }],
@@ -86,13 +86,13 @@ test("run - calls to the same URL and headers reuse one connection", async () =>
   upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
   const executor = mcp({ headers: { "X-Reuse": "yes" } });
   const before = initializations();
-  for (let index = 0; index < 3; index++) await run(executor, call("ping"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  for (let index = 0; index < 3; index++) await run(executor, call("ping"), { timeoutMs: 5_000, secrets, signer });
   expect(initializations() - before).toBe(1);
 });
 
 test("run - a secret header reaches the upstream, and the upstream echoing it back is scrubbed from the result", async () => {
   upstream.answer((received) => ({ content: [{ type: "text", text: `you sent ${received.headers.authorization}` }] }));
-  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("whoami"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  const result = await run(mcp({ headers: { Authorization: { secret: "UNIT_TOKEN", prefix: "Bearer " } } }), call("whoami"), { timeoutMs: 5_000, secrets, signer });
   expect(upstream.calls.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
   expect(result.content).toBe("you sent Bearer [REDACTED]");
 });
@@ -104,12 +104,12 @@ test("run - past the timeout the call is 504 tool_timeout, the upstream request 
   });
   const executor = mcp({ headers: { "X-Timeout": "yes" } });
   const started = Date.now();
-  await expect(run(executor, call("slow"), { timeoutMs: 200, natives: new Map(), secrets, signer })).rejects.toMatchObject({ status: 504, code: "tool_timeout" });
+  await expect(run(executor, call("slow"), { timeoutMs: 200, secrets, signer })).rejects.toMatchObject({ status: 504, code: "tool_timeout" });
   expect(Date.now() - started).toBeLessThan(2_000);
   await expect.poll(() => upstream.cancelled.map((cancelled) => cancelled.name)).toContain("slow");
   upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
   const before = initializations();
-  await run(executor, call("after"), { timeoutMs: 5_000, natives: new Map(), secrets, signer });
+  await run(executor, call("after"), { timeoutMs: 5_000, secrets, signer });
   expect(initializations() - before).toBe(1);
 });
 
@@ -120,12 +120,12 @@ test("run - an unreachable MCP server is 502 executor_failed; a missing secret i
       probe.close(() => resolve(port));
     });
   });
-  await expect(run({ type: "mcp", url: `http://127.0.0.1:${closed}/mcp` }, call("x"), { timeoutMs: 5_000, natives: new Map(), secrets, signer })).rejects.toMatchObject({
+  await expect(run({ type: "mcp", url: `http://127.0.0.1:${closed}/mcp` }, call("x"), { timeoutMs: 5_000, secrets, signer })).rejects.toMatchObject({
     status: 502,
     code: "executor_failed",
     message: expect.stringContaining(`127.0.0.1:${closed}`),
   });
-  await expect(run(mcp({ headers: { Authorization: { secret: "ABSENT" } } }), call("x"), { timeoutMs: 5_000, natives: new Map(), secrets, signer })).rejects.toMatchObject({
+  await expect(run(mcp({ headers: { Authorization: { secret: "ABSENT" } } }), call("x"), { timeoutMs: 5_000, secrets, signer })).rejects.toMatchObject({
     status: 502,
     code: "executor_failed",
     details: { secret: "ABSENT" },
@@ -177,15 +177,15 @@ test("run - calls at once to one server each get what the server sends about the
     const executor: McpExecutor = { type: "mcp", url: conformance.url };
     const [first, second] = [recordingRelay(), recordingRelay()];
     const results = await Promise.all([
-      run(executor, call("say", { word: "one" }), { timeoutMs: 5_000, natives: new Map(), secrets, signer, people: { relay: first.relay } }),
-      run(executor, call("say", { word: "two" }), { timeoutMs: 5_000, natives: new Map(), secrets, signer, people: { relay: second.relay } }),
+      run(executor, call("say", { word: "one" }), { timeoutMs: 5_000, secrets, signer, people: { relay: first.relay } }),
+      run(executor, call("say", { word: "two" }), { timeoutMs: 5_000, secrets, signer, people: { relay: second.relay } }),
     ]);
     expect(results.map((result) => result.content)).toEqual(["one", "two"]);
     expect(first.logs).toEqual(["said one"]);
     expect(second.logs).toEqual(["said two"]);
 
     const aside = recordingRelay();
-    const result = await run(executor, call("ask_aside"), { timeoutMs: 5_000, natives: new Map(), secrets, signer, people: { relay: aside.relay } });
+    const result = await run(executor, call("ask_aside"), { timeoutMs: 5_000, secrets, signer, people: { relay: aside.relay } });
     expect(result.content).toBe("unanswered");
     expect(aside.requests).toEqual([]);
   } finally {

@@ -2,15 +2,13 @@ import { isDeepStrictEqual } from "node:util";
 import { putGroupItem, readGroupsAndShipped } from "../dynamo/catalog";
 import { shipPolicies } from "../policy/ship";
 import type { Db } from "../dynamo/client";
-import { builtinGroups, NATIVE_GROUP_IDS } from "./builtin";
-import type { Executor } from "../executor/schema";
+import { builtinGroups } from "../builtin/groups";
+import type { BuiltinGroupDefinition } from "../builtin/groups";
 import type { Catalog } from "./catalog";
 import { planRegistration } from "./register";
 import type { Group } from "./schema";
 
-type Builtin = ReturnType<typeof builtinGroups>[number];
-
-const isStale = (builtin: Builtin, stored: Group | undefined) =>
+const isStale = (builtin: BuiltinGroupDefinition, stored: Group | undefined) =>
   !stored || !stored.executor || stored.description !== builtin.description || !isDeepStrictEqual(stored.tools, builtin.tools);
 
 /**
@@ -30,12 +28,10 @@ function writeBuiltins(db: Db, catalog: Catalog, now: string): Promise<number> {
     const stale = builtinGroups().filter((builtin) => isStale(builtin, manager.getGroup(builtin.id)));
     if (!stale.length) return { items: null, result: 0 };
     const items = stale.map((builtin) => {
-      const executor = manager.getGroup(builtin.id)?.executor ?? defaultExecutor(builtin.id);
+      const executor = manager.getGroup(builtin.id)?.executor ?? builtin.executor;
       const { group } = planRegistration(manager, builtin.id, { description: builtin.description, tools: builtin.tools, executor }, { source: "builtin", now });
       return putGroupItem(db, group);
     });
     return { items, result: stale.length };
   });
 }
-
-const defaultExecutor = (groupId: string): Executor => (NATIVE_GROUP_IDS.includes(groupId) ? { type: "native" } : { type: "client" });

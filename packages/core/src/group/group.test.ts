@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { ToolgateError } from "../error";
-import { RESERVED_GROUP_IDS } from "./builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import { HttpExecutor } from "../executor/schema";
 import { GroupInput } from "./schema";
 import { summarise } from "./views";

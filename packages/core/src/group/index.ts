@@ -6,7 +6,6 @@ import type { GroupScope } from "../scope/schema";
 import type { CatalogSnapshot } from "./snapshot";
 
 export { Executor } from "../executor/schema";
-export { builtinGroups, NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
 export { Catalog } from "./catalog";
 export { bindExecutor, MAX_GROUP_BYTES, parseGroupId, registerGroup, unregisterGroup } from "./register";
 export type { Registration, RegisterOutcome } from "./register";

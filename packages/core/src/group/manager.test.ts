@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { ToolDefinition } from "../tool/schema";
-import { RESERVED_GROUP_IDS } from "./builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import type { Group, GroupSource } from "./schema";
 import { ToolGroupManager } from "./manager";
 

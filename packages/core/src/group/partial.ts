@@ -3,8 +3,8 @@ import { readCedarPolicies, readGroups, readOverrides, readScopedGroups } from "
 import type { GroupScope } from "../scope/schema";
 import type { PolicyOverride } from "../policy/schema";
 import type { StoredPolicy } from "../policy/schema";
-import { META_GROUP_ID } from "../search/meta-tools";
-import { RESERVED_GROUP_IDS } from "./builtin";
+import { META_GROUP_ID } from "../builtin/tool-search";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import { ToolGroupManager } from "./manager";
 import type { Group } from "./schema";
 import type { CatalogSnapshot } from "./snapshot";

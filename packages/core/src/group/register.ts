@@ -5,18 +5,20 @@ import type { Db } from "../dynamo/client";
 import type { Catalog } from "./catalog";
 import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 import type { Executor } from "../executor/schema";
+import { EXECUTOR_TYPES, isBuiltinOnly } from "../executor/types";
 import { Group, scopeOfGroup } from "./schema";
 import { SYSTEM } from "../scope/schema";
 import { missingInScope } from "../scope/exists";
 import type { GroupDefinition } from "./schema";
 import type { GroupSource } from "./schema";
 import type { ToolGroupManager } from "./manager";
-import { NATIVE_GROUP_IDS, RESERVED_GROUP_IDS } from "./builtin";
+import { NATIVE_GROUP_IDS } from "../builtin/groups";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
+import { isMetaTool } from "../builtin/tool-search";
 import { Name } from "../tool/schema";
 import { jsonSchemaProblems } from "../tool/json-schema";
 import { parseOr, summarise } from "../validation";
 import { refuseLiteralSecrets } from "../executor/secrets";
-import { isMetaTool } from "../search/meta-tools";
 
 /** `unchangedSince`: the group's updatedAt when the change was prepared; registering over a group changed since is refused. */
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string; unchangedSince?: string };
@@ -58,6 +60,12 @@ function refuseShadowingNative(manager: ToolGroupManager, id: string, input: Gro
   }
 }
 
+/** The executor types a group from outside toolgate may name, as a sentence: "http", "mcp" or "client". */
+const REGISTRABLE_TYPES = EXECUTOR_TYPES.filter((type) => !isBuiltinOnly(type))
+  .map((type) => `"${type}"`)
+  .join(", ")
+  .replace(/, ([^,]*)$/, " or $1");
+
 const reserved = (id: string) =>
   groupError("reserved_group_id", `"${id}" is a reserved built-in group id; choose another id for this group.`, { groupId: id });
 
@@ -71,9 +79,9 @@ export function planRegistration(
   const existing = manager.getGroup(id);
   if (registration.unchangedSince !== undefined && existing?.updatedAt !== registration.unchangedSince)
     throw groupError("group_changed", `The group "${id}" changed (or was removed) while its tools were being imported; nothing was written. Refresh it again.`, { groupId: id });
-  if (input.executor?.type === "native" && registration.source !== "builtin")
-    throw groupError("invalid_group_def", 'The executor type "native" is only for toolgate\'s built-in groups; use "http", "mcp" or "client".', {
-      details: [{ path: "executor.type", message: 'must be "http", "mcp" or "client"' }],
+  if (input.executor && isBuiltinOnly(input.executor.type) && registration.source !== "builtin")
+    throw groupError("invalid_group_def", `The executor type "${input.executor.type}" is only for toolgate's built-in groups; use ${REGISTRABLE_TYPES}.`, {
+      details: [{ path: "executor.type", message: `must be ${REGISTRABLE_TYPES}` }],
     });
   if (input.executor && "headers" in input.executor) refuseLiteralSecrets(input.executor.headers);
   if (registration.source !== "builtin") refuseMetaToolNames(id, input);
@@ -145,7 +153,7 @@ export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Exe
   return catalog.change((manager) => {
     const group = manager.getGroup(id);
     if (!group) throw groupNotFound(id);
-    if (executor.type === "native" && !NATIVE_GROUP_IDS.includes(id))
+    if (isBuiltinOnly(executor.type) && !NATIVE_GROUP_IDS.includes(id))
       throw groupError("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
     if ("headers" in executor) refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });

@@ -2,11 +2,7 @@ import { definitionTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import { scopeOfGroup } from "./schema";
 import type { Group, GroupSummary } from "./schema";
-import type { Executor } from "../executor/schema";
-
-/** Which executor runs a group's tools, safe to show: its type and URL, never its headers (they may name secrets). */
-export const executorSummary = (executor: Executor | undefined): GroupSummary["executor"] =>
-  !executor ? null : executor.type === "http" || executor.type === "mcp" ? { type: executor.type, url: executor.url } : { type: executor.type };
+import { executorSummary } from "../executor/types";
 
 /** A group as the API shows it: identity first, full tool definitions last. */
 export const groupView = (group: Group) => ({
@@ -32,7 +28,7 @@ export const summarise = (group: Group): GroupSummary => ({
   reserved: group.reserved,
   source: group.source,
   ...(group.module ? { module: group.module } : {}),
-  executor: executorSummary(group.executor),
+  executor: group.executor ? executorSummary(group.executor) : null,
   updatedAt: group.updatedAt,
 });
 

@@ -1,6 +1,6 @@
 import type { CallRequest } from "../call/schema";
 import type { ToolgateError } from "../error";
-import { CALL_TOOL, metaTool } from "../search/meta-tools";
+import { CALL_TOOL, metaTool } from "../builtin/tool-search";
 import { loadArgumentValidator, validateArguments } from "./arguments";
 import { refusal } from "./refusal";
 

@@ -17,7 +17,7 @@ import type { StoredGuard } from "../dynamo/guard";
 import type { GuardState } from "./schema";
 import type { PolicyDecision } from "../policy/evaluate";
 import { getRoleAndCatalogVersion } from "../dynamo/roles";
-import { META_GROUP_ID } from "../search/meta-tools";
+import { META_GROUP_ID } from "../builtin/tool-search";
 import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";

@@ -1,6 +1,7 @@
 import { decide } from "../access/index";
 import type { Access, Allowed } from "../access/index";
 import type { Executor } from "../executor/schema";
+import { executorTimeoutMs, runsIn } from "../executor/types";
 import { ToolgateError } from "../error";
 import { policyIndex } from "../policy/applicable";
 import type { Applicable } from "../policy/applicable";
@@ -109,7 +110,7 @@ export async function prepare(access: Access, tool: string, args: Record<string,
   const group = allowed.group.id;
   const executor = planning.executor!;
   const applicable = policyIndex(access.policies).applicable(tool, group, principalOf(access.agent, access.role));
-  const timeoutMs = policy.timeoutMs ?? (executor.type === "http" || executor.type === "mcp" ? executor.timeoutMs : undefined) ?? settings.defaultTimeoutMs;
+  const timeoutMs = policy.timeoutMs ?? executorTimeoutMs(executor) ?? settings.defaultTimeoutMs;
   return {
     kind: "prepared",
     args: planning.args,
@@ -132,7 +133,7 @@ export async function plan(access: Access, tool: string, args: Record<string, un
 
 /** Who runs an admitted plan: a person answers ask_user; otherwise the group's executor, in toolgate or in the agent's runtime. */
 const executedBy = (planned: Admitted): Admission["executedBy"] =>
-  asksPerson(planned.group, planned.tool) ? "person" : planned.executor.type === "client" ? "client" : "toolgate";
+  asksPerson(planned.group, planned.tool) ? "person" : runsIn(planned.executor);
 
 /** How the call lifecycle sees an admitted plan: what it waits for and how long it may run. */
 export const admissionOf = (planned: Admitted): Admission => ({

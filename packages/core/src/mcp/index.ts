@@ -14,7 +14,7 @@ import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
-import { CALL_TOOL } from "../search/meta-tools";
+import { CALL_TOOL } from "../builtin/tool-search";
 import { completed, refused, waiting } from "./results";
 import type { WaitingCall } from "./results";
 import type { McpSettings } from "./schema";

@@ -2,6 +2,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { listedTools } from "../access/index";
 import type { Allowed, View } from "../access/index";
 import { annotationsOf } from "../tool/exports";
+import { runsIn } from "../executor/types";
 import { ListCursor } from "./schema";
 
 /** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
@@ -19,7 +20,7 @@ const mcpTool = ({ definition, policy }: Allowed): Tool => ({
 /** What an agent's MCP tool list holds: the tools in its list (as its role loads them), but those its own runtime executes, by name. */
 export const mcpTools = (view: View): Tool[] =>
   listedTools(view.access)
-    .filter(({ group }) => group.executor?.type !== "client")
+    .filter(({ group }) => !group.executor || runsIn(group.executor) !== "client")
     .map(mcpTool)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 

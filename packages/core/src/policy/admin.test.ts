@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { RESERVED_GROUP_IDS } from "../group/builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import { ToolGroupManager } from "../group/manager";
 import type { CatalogSnapshot } from "../group/catalog";
 import { ToolgateError } from "../error";

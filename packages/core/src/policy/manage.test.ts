@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { Db } from "../dynamo/client";
-import { RESERVED_GROUP_IDS } from "../group/builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import { ToolGroupManager } from "../group/manager";
 import type { Group } from "../group/schema";
 import type { GroupScope, Scope } from "../scope/schema";

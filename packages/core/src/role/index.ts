@@ -13,7 +13,7 @@ import { SYSTEM } from "../scope/schema";
 import { parseOr } from "../validation";
 import type { CatalogSnapshot } from "../group/snapshot";
 import { effectivePolicy, permissionProblem } from "../policy/rules";
-import { metaGroup } from "../search/meta-tools";
+import { metaGroup } from "../builtin/tool-search";
 import { totalTokens } from "../tool/tokens";
 import type { TokenCounter } from "../tool/tokens";
 import { roleError } from "./errors";

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { roleFixture } from "../../../../test/support/fixtures";
 import { ToolgateError } from "../error";
-import { RESERVED_GROUP_IDS } from "../group/builtin";
+import { RESERVED_GROUP_IDS } from "../builtin/ids";
 import type { Group } from "../group/schema";
 import { ToolGroupManager } from "../group/manager";
 import { effectiveToolGroups, parseIfMatch, RoleInput, RolePatch, usesAllGroups, view } from "./index";

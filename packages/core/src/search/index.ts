@@ -4,4 +4,3 @@ export { SearchEntry, SearchHit, SearchOptions } from "./schema";
 export { splitWords, stem, tokenize } from "./tokenize";
 export { synonymsOf } from "./synonyms";
 export { SearchQuery, searchVisible } from "./visible";
-export { CALL_TOOL, isMetaTool, META_GROUP_ID, metaGroup, SEARCH_TOOLS } from "./meta-tools";

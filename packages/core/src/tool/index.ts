@@ -7,13 +7,9 @@ import type { TokenCounter } from "./tokens";
 
 export { forAgent, Name, ToolDefinition, ToolQuery } from "./schema";
 export type { AgentToolDefinition } from "./schema";
-export { errorResult, jsonResult, Tool } from "./tool";
-export type { ToolContext, ToolInfo } from "./tool";
 export { definitionTokens, loadTokenCounter, totalTokens } from "./tokens";
 export { anthropicInputSchema, exportTool, geminiSchema, ToolFormat, ToolsQuery } from "./exports";
 export type { TokenCounter } from "./tokens";
-export { builtinParameters } from "./builtin-parameters";
-export type { BuiltinArguments, BuiltinToolName } from "./builtin-parameters";
 
 export type ToolSummary = {
   name: string;

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { Agent } from "@toolgate/core/agent";
 import { AnswerToken } from "@toolgate/core/answer-token";
 import { CallRecord, CallStatus } from "@toolgate/core/call";
+import { EXECUTOR_TYPES } from "@toolgate/core/executor";
 import { Executor, Group, GroupSource } from "@toolgate/core/group";
 import { Message } from "@toolgate/core/message";
 import { ModuleState } from "@toolgate/core/module";
@@ -31,7 +32,7 @@ export const GroupSummary = z.object({
   source: GroupSource,
   module: z.string().optional(),
   executor: z
-    .object({ type: z.enum(["http", "mcp", "client", "native"]), url: z.string().optional() })
+    .object({ type: z.enum(EXECUTOR_TYPES), url: z.string().optional() })
     .nullable()
     .describe("what runs the group's tools, without its headers; null when nothing is bound, so they cannot run"),
   updatedAt: z.string(),

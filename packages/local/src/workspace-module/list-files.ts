@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 import { confine, relativeName } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
@@ -15,7 +15,7 @@ type Listed = { path: string; type: EntryType; size: number; mtime: string };
 
 export const listFilesTool = (workspace: Workspace) =>
   defineTool({
-    ...builtinTool("list_files"),
+    ...BUILTIN.listFiles,
     execute: async ({ path, recursive, pattern }, ctx) => {
       const real = await confine(workspace, path);
       const info = await stat(real).catch((error) => {

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 import { confine, relativeName } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
@@ -26,7 +26,7 @@ async function looksBinary(path: string): Promise<boolean> {
 
 export const readFileTool = (workspace: Workspace) =>
   defineTool({
-    ...builtinTool("read_file"),
+    ...BUILTIN.readFile,
     execute: async ({ path, offset = 1, limit }, ctx) => {
       const real = await confine(workspace, path);
       const info = await stat(real).catch((error) => {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 import { confine } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
@@ -92,7 +92,7 @@ export function runShell(command: string, cwd: string, timeoutMs: number, signal
 
 export const runCommandTool = (workspace: Workspace) =>
   defineTool({
-    ...builtinTool("run_command"),
+    ...BUILTIN.runCommand,
     execute: async ({ command, cwd = ".", timeoutMs }, ctx) => {
       const dir = await confine(workspace, cwd);
       const info = await stat(dir).catch((error) => {

@@ -1,5 +1,5 @@
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 
 /**
  * The `command` group's other tool, which the module does not run: it has no sandbox for JavaScript, and a script
@@ -8,7 +8,7 @@ import { builtinTool } from "./builtin";
  */
 export const runJavascriptRefusal = () =>
   defineTool({
-    ...builtinTool("run_javascript"),
+    ...BUILTIN.runJavascript,
     execute: () => {
       throw new Error(
         "The workspace module does not run run_javascript: it has no sandbox for JavaScript. Run a script with run_command instead (e.g. node -e '...'), where the command rules apply.",

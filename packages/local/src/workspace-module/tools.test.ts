@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createLocalJWKSet } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { CallSigner } from "@toolgate/core/executor";
-import { builtinGroups } from "@toolgate/core/group";
+import { builtinGroups } from "@toolgate/core/builtin/groups";
 import { openWorkspace, workspaceModule } from "./index";
 import type { Workspace } from "./index";
 import { MAX_LINE_CHARS, MAX_READ_BYTES } from "./read-file";

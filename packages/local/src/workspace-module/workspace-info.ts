@@ -1,5 +1,5 @@
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 import type { Workspace } from "./confine";
 import { walk } from "./walk";
 import type { EntryType } from "./walk";
@@ -10,7 +10,7 @@ const MAX_TOP_LEVEL = 100;
 
 export const workspaceInfoTool = (workspace: Workspace) =>
   defineTool({
-    ...builtinTool("get_workspace_info"),
+    ...BUILTIN.getWorkspaceInfo,
     execute: async (_input, ctx) => {
       const counts: Record<EntryType, number> = { file: 0, directory: 0, symlink: 0, other: 0 };
       const topLevel: Array<{ path: string; type: EntryType }> = [];

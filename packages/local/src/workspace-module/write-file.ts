@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defineTool } from "@toolgate/module";
-import { builtinTool } from "./builtin";
+import { BUILTIN } from "./builtin";
 import { confine, relativeName } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
@@ -12,7 +12,7 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
 
 export const writeFileTool = (workspace: Workspace) =>
   defineTool({
-    ...builtinTool("write_file"),
+    ...BUILTIN.writeFile,
     execute: async ({ path, content }) => {
       const real = await confine(workspace, path);
       try {

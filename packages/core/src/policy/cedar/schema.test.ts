@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "vitest";
-import { builtinGroups } from "../../group/builtin";
+import { builtinGroups } from "../../builtin/groups";
 import { githubToolsets } from "../../../../../test/support/upstream-mcp";
 import { MAX_CEDAR_NESTING, cedarSchema, inputType } from "./schema";
 import type { CatalogSchema } from "./schema";

@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "vitest";
-import { RESERVED_GROUP_IDS } from "../../group/builtin";
+import { RESERVED_GROUP_IDS } from "../../builtin/ids";
 import { ToolGroupManager } from "../../group/manager";
 import type { Group } from "../../group/schema";
 import type { GroupScope, Scope } from "../../scope/schema";

@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "vitest";
 import type { CedarValueJson } from "@cedar-policy/cedar-wasm/nodejs";
-import { builtinGroups } from "../../group/builtin";
+import { builtinGroups } from "../../builtin/groups";
 import { githubToolsets } from "../../../../../test/support/upstream-mcp";
 import { cedarSchema } from "./schema";
 import { cedarInput } from "./values";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { builtinGroups } from "../../group/builtin";
+import { builtinGroups } from "../../builtin/groups";
 import type { ToolDefinition } from "../../tool/schema";
 import { callFacts, commandArguments, pathArguments, type CallFacts } from "./index";
 

@@ -1,13 +1,18 @@
 import { expect, test } from "vitest";
 import { BUILTIN_TOOLS } from "../../../../test/support/fixtures";
-import { builtinGroups, RESERVED_GROUP_IDS, buildBuiltinGroups } from "./builtin";
 import { Ajv } from "ajv";
-import { builtinParameters, type BuiltinToolName } from "../tool/builtin-parameters";
 import { ToolDefinition } from "../tool/schema";
+import { BUILTIN_GROUPS, builtinGroups, NATIVE_GROUP_IDS, NATIVE_TOOLS } from "./groups";
+import { RESERVED_GROUP_IDS } from "./ids";
+import * as Descriptions from "./index";
+import { metaGroup, SEARCH_TOOLS } from "./tool-search";
 
 const EXPECTED_TOOLS = BUILTIN_TOOLS;
 
 const allTools = builtinGroups().flatMap((group) => group.tools);
+/** Each built-in tool as defined, by name: its input checked with its own zod schema. */
+const defined = new Map(BUILTIN_GROUPS.flatMap((group) => group.tools).map((tool) => [tool.name, tool]));
+const accepts = (name: string, input: unknown) => defined.get(name)!.parse(input).ok;
 
 function toolNamed(name: string) {
   const tool = allTools.find((t) => t.function.name === name);
@@ -25,8 +30,23 @@ test("BUILTIN_GROUPS - holds exactly the seven groups with exactly their tools",
   expect(builtinGroups().map((g) => g.id)).toEqual([...RESERVED_GROUP_IDS]);
 });
 
-test("BUILTIN_GROUPS - every tool has a parameter schema and nothing else does", () => {
-  expect(allTools.map((t) => t.function.name).sort()).toEqual(Object.keys(builtinParameters()).sort());
+test("NATIVE_GROUP_IDS - org_management and artifact run in toolgate, with search_tools; every other built-in group runs in the agent's runtime", () => {
+  expect(NATIVE_GROUP_IDS).toEqual(["org_management", "artifact"]);
+  expect([...NATIVE_TOOLS.keys()].sort()).toEqual([...EXPECTED_TOOLS.org_management!, ...EXPECTED_TOOLS.artifact!, SEARCH_TOOLS].sort());
+  for (const group of builtinGroups()) expect(group.executor, group.id).toEqual({ type: NATIVE_GROUP_IDS.includes(group.id) ? "native" : "client" });
+});
+
+test("@toolgate/core/builtin - describes every tool that runs outside toolgate, as its group defines it, for a module to add execute to", () => {
+  const described = (Object.values(Descriptions) as unknown[]).filter((value): value is { name: string } => typeof value === "object" && value !== null && "parameters" in value);
+  const outside = builtinGroups().filter((group) => !NATIVE_GROUP_IDS.includes(group.id));
+  expect(described.map((description) => description.name).sort()).toEqual(outside.flatMap((group) => group.tools.map((tool) => tool.function.name)).sort());
+  expect(Descriptions.readFile.name).toBe("read_file");
+  expect(Descriptions.runCommand.policy).toEqual({ commandArguments: ["command"], pathArguments: ["cwd"] });
+});
+
+test("metaGroup - search_tools and call_tool, without a policy", () => {
+  expect(metaGroup().tools.map((tool) => tool.function.name)).toEqual(["search_tools", "call_tool"]);
+  for (const tool of metaGroup().tools) expect(ToolDefinition.safeParse(tool).success, tool.function.name).toBe(true);
 });
 
 test("tool names - match the tool name pattern and are unique across groups", () => {
@@ -60,7 +80,7 @@ test("tool definitions - pass the ToolDefinition schema", () => {
 
 test("parameters - compile under strict ajv and agree with the zod schemas", () => {
   const ajv = new Ajv({ strict: true });
-  const samples: Array<[BuiltinToolName, unknown]> = [
+  const samples: Array<[string, unknown]> = [
     ["http_request", { url: "https://example.com/a?b=1" }],
     ["http_request", { url: "ftp://example.com" }],
     ["http_request", { url: "https://example.com", method: "TRACE" }],
@@ -76,7 +96,7 @@ test("parameters - compile under strict ajv and agree with the zod schemas", () 
   ];
   const validators = new Map(allTools.map((t) => [t.function.name, ajv.compile(t.function.parameters)]));
   for (const [name, args] of samples) {
-    const expected = builtinParameters()[name].safeParse(args).success;
+    const expected = accepts(name, args);
     expect(validators.get(name)?.(args), `${name} ${JSON.stringify(args)}`).toBe(expected);
   }
 });
@@ -137,19 +157,18 @@ test("BUILTIN_GROUPS - is JSON-serialisable", () => {
   expect(JSON.parse(JSON.stringify(builtinGroups()))).toEqual(builtinGroups());
 });
 
-test("buildBuiltinGroups - gives the same output every time", () => {
-  expect(buildBuiltinGroups()).toEqual(buildBuiltinGroups());
-  expect(buildBuiltinGroups()).toEqual(builtinGroups());
+test("builtinGroups - made once, the same every time", () => {
+  expect(builtinGroups()).toBe(builtinGroups());
 });
 
-test("builtinParameters - refuse unknown keys", () => {
-  expect(builtinParameters().read_file.safeParse({ path: "a.txt", extra: 1 }).success).toBe(false);
-  expect(builtinParameters().get_context_status.safeParse({ anything: true }).success).toBe(false);
+test("parse - refuses unknown keys", () => {
+  expect(accepts("read_file", { path: "a.txt", extra: 1 })).toBe(false);
+  expect(accepts("get_context_status", { anything: true })).toBe(false);
 });
 
-test("builtinParameters - apply defaults and bound values", () => {
-  expect(builtinParameters().http_request.parse({ url: "https://example.com" }).method).toBe("GET");
-  expect(builtinParameters().http_request.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
-  expect(builtinParameters().run_command.safeParse({ command: "ls", timeoutMs: 0 }).success).toBe(false);
-  expect(builtinParameters().run_command.safeParse({ command: "ls", timeoutMs: 10_000_000 }).success).toBe(false);
+test("parse - applies defaults and bounds values", () => {
+  expect(defined.get("http_request")!.parse({ url: "https://example.com" })).toMatchObject({ ok: true, value: { method: "GET" } });
+  expect(accepts("http_request", { url: "file:///etc/passwd" })).toBe(false);
+  expect(accepts("run_command", { command: "ls", timeoutMs: 0 })).toBe(false);
+  expect(accepts("run_command", { command: "ls", timeoutMs: 10_000_000 })).toBe(false);
 });
