@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createRemoteJWKSet } from "jose";
+import { TokenInvalid, verifiedPayload } from "./signature";
 import type { JWTVerifyGetKey } from "jose";
 
 /** The header every request toolgate sends a module carries: a JWT saying which call it is, signed by toolgate. */
@@ -56,9 +57,10 @@ export async function verifyCallToken(token: string | null | undefined, call: Si
   if (!token) throw new CallRefused(`The request carries no ${CALL_TOKEN_HEADER} token: this module runs only calls toolgate signed.`);
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, keys, { issuer: CALL_TOKEN_ISSUER, audience, algorithms: ["EdDSA"] }));
+    payload = await verifiedPayload(token, keys, CALL_TOKEN_ISSUER, audience);
   } catch (error) {
-    throw new CallRefused(`The ${CALL_TOKEN_HEADER} token is not valid for this module: ${error instanceof Error ? error.message : String(error)}.`);
+    if (!(error instanceof TokenInvalid)) throw error;
+    throw new CallRefused(`The ${CALL_TOKEN_HEADER} token is not valid for this module: ${error.message}.`);
   }
   let hash: string | undefined;
   try {

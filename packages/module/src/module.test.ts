@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLocalJWKSet } from "jose";
+import { createLocalJWKSet, decodeJwt, UnsecuredJWT } from "jose";
 import { expect, test } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
@@ -123,4 +123,17 @@ test("node() answers as fetch does on a node:http server: a signed call runs, an
   } finally {
     await new Promise((done) => server.close(done));
   }
+});
+
+test("a token that is not toolgate's EdDSA signature is 401: unsigned (alg none), or another token's signature on this call's claims", async () => {
+  const call = callOf("read_note", { title: "forged" });
+  const genuine = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 5_000 });
+  const [header, payload] = genuine.split(".");
+  const unsigned = new UnsecuredJWT(decodeJwt(genuine)).encode();
+  const other = (await signer.sign({ ...callOf("read_note", { title: "other" }), audience: URL_OF_MODULE, timeoutMs: 5_000 })).split(".")[2];
+  const before = ran.length;
+  expect(await post(call, unsigned)).toMatchObject({ status: 401, body: { message: expect.stringContaining("not valid for this module") } });
+  expect(await post(call, `${header}.${payload}.${other}`)).toMatchObject({ status: 401, body: { message: expect.stringContaining("signature verification failed") } });
+  expect(await post(call, `${header}.${payload}`)).toMatchObject({ status: 401 });
+  expect(ran.length).toBe(before);
 });
