@@ -1,4 +1,4 @@
-import { MODULE_EVENT_SOURCE } from "./events";
+import { MODULE_EVENT_SOURCE } from "./events.js";
 
 /**
  * Toolgate's EventBridge bus: on AWS its name (the `bus` output of toolgate's deploy, or TOOLGATE_BUS); locally the

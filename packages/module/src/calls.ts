@@ -1,8 +1,8 @@
 import type { JWTVerifyGetKey } from "jose";
-import { CallRefused, verifyCallToken } from "./call-token";
-import type { VerifiedCall } from "./call-token";
-import { runTool } from "./run";
-import type { ModuleTool } from "./tool";
+import { CallRefused, verifyCallToken } from "./call-token.js";
+import type { VerifiedCall } from "./call-token.js";
+import { runTool } from "./run.js";
+import type { ModuleTool } from "./tool.js";
 
 /** The largest call body a module reads: toolgate's arguments are far smaller. */
 export const MAX_BODY_BYTES = 1024 * 1024;

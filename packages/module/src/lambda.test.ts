@@ -5,10 +5,10 @@ import type { LambdaEvent } from "hono/aws-lambda";
 import { afterAll, expect, test } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
-import { functionUrlEvent } from "../../../test/support/function-url";
-import { defineModule, defineTool } from "./index";
-import { lambdaHandler, registrationInput } from "./lambda";
-import type { Registration, RegistrationEvent } from "./lambda";
+import { functionUrlEvent } from "../../../test/support/function-url.js";
+import { defineModule, defineTool } from "./index.js";
+import { lambdaHandler, registrationInput } from "./lambda.js";
+import type { Registration, RegistrationEvent } from "./lambda.js";
 
 const signer = new CallSigner("lambda-entry-signing-key-0123456789-0123");
 const echo = defineTool({ name: "echo", description: "Echoes.", parameters: z.object({ text: z.string() }), execute: ({ text }) => text });

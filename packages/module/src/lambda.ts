@@ -1,12 +1,12 @@
 import type { Hono } from "hono";
 import { handle } from "hono/aws-lambda";
 import type { APIGatewayProxyResult, LambdaContext, LambdaEvent } from "hono/aws-lambda";
-import type { Module } from "./module";
-import { isRegistrationEvent, REGISTRATION_KEY } from "./registration";
-import type { Registration, RegistrationEvent } from "./registration";
+import type { Module } from "./module.js";
+import { isRegistrationEvent, REGISTRATION_KEY } from "./registration.js";
+import type { Registration, RegistrationEvent } from "./registration.js";
 
-export type { Registration, RegistrationEvent } from "./registration";
-export { registrationInput } from "./registration";
+export type { Registration, RegistrationEvent } from "./registration.js";
+export { registrationInput } from "./registration.js";
 
 /** What a registration event answers: the deploy records it as the invocation's result. */
 export type RegistrationResult = { module: string; action: "announced" | "withdrawn"; url: string; version: string };

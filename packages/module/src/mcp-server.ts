@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { JWTVerifyGetKey } from "jose";
-import { CALL_TOKEN_HEADER, CallRefused, verifyCallToken } from "./call-token";
-import type { VerifiedCall } from "./call-token";
-import { ANONYMOUS_AGENT } from "./mcp";
-import type { McpEndpoint, McpOptions } from "./mcp";
-import { runTool } from "./run";
-import type { ToolAnswer } from "./run";
-import type { ModuleTool } from "./tool";
+import { CALL_TOKEN_HEADER, CallRefused, verifyCallToken } from "./call-token.js";
+import type { VerifiedCall } from "./call-token.js";
+import { ANONYMOUS_AGENT } from "./mcp.js";
+import type { McpEndpoint, McpOptions } from "./mcp.js";
+import { runTool } from "./run.js";
+import type { ToolAnswer } from "./run.js";
+import type { ModuleTool } from "./tool.js";
 
 /** What the MCP server of a module is made of: the module's tools, and where the keys are when only signed calls run. */
 export type ServedModule = {

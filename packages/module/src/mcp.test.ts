@@ -3,8 +3,8 @@ import { createLocalJWKSet } from "jose";
 import { afterAll, expect, test } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
-import { ANONYMOUS_AGENT, defineModule, defineTool } from "./index";
-import type { McpEndpoint } from "./index";
+import { ANONYMOUS_AGENT, defineModule, defineTool } from "./index.js";
+import type { McpEndpoint } from "./index.js";
 
 const URL_OF_MODULE = "http://notes.example.com/mcp";
 const signer = new CallSigner("module-mcp-signing-key-0123456789-0123456789");

@@ -4,7 +4,7 @@ import { createLocalJWKSet, decodeJwt, UnsecuredJWT } from "jose";
 import { expect, test } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
-import { defineModule, defineTool } from "./index";
+import { defineModule, defineTool } from "./index.js";
 
 const URL_OF_MODULE = "http://notes.example.com/call";
 const signer = new CallSigner("module-signing-key-0123456789-0123456789");

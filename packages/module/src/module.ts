@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { JWTVerifyGetKey } from "jose";
-import { sendModuleEvent } from "./bus";
-import type { Bus } from "./bus";
-import { ModuleEventType } from "./events";
+import { sendModuleEvent } from "./bus.js";
+import type { Bus } from "./bus.js";
+import { ModuleEventType } from "./events.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CALL_TOKEN_HEADER, toolgateKeys } from "./call-token";
-import { answerCall, NOT_POST } from "./calls";
-import type { McpEndpoint, McpOptions } from "./mcp";
-import { nodeListener } from "./node";
-import type { ModuleTool } from "./tool";
+import { CALL_TOKEN_HEADER, toolgateKeys } from "./call-token.js";
+import { answerCall, NOT_POST } from "./calls.js";
+import type { McpEndpoint, McpOptions } from "./mcp.js";
+import { nodeListener } from "./node.js";
+import type { ModuleTool } from "./tool.js";
 
 export type ModuleSpec = {
   /** The group's id in toolgate. */
@@ -121,7 +121,7 @@ export function defineModule(spec: ModuleSpec): Module {
     mcp(options = {}) {
       let endpoint: Promise<McpEndpoint> | undefined;
       const served = () =>
-        (endpoint ??= import("./mcp-server").then(({ mcpEndpoint }) =>
+        (endpoint ??= import("./mcp-server.js").then(({ mcpEndpoint }) =>
           mcpEndpoint({ id: spec.id, version: definitionsOf().version, tools, keys: keysNow }, options),
         ));
       return {

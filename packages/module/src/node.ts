@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CALL_TOKEN_HEADER } from "./call-token";
-import { answerCall, MAX_BODY_BYTES, NOT_A_CALL, NOT_POST } from "./calls";
-import type { CallAnswer, CallServer } from "./calls";
+import { CALL_TOKEN_HEADER } from "./call-token.js";
+import { answerCall, MAX_BODY_BYTES, NOT_A_CALL, NOT_POST } from "./calls.js";
+import type { CallAnswer, CallServer } from "./calls.js";
 
 /** The request's body as text, or undefined past `limit` bytes (the rest is not read). */
 function textOf(request: IncomingMessage, limit: number): Promise<string | undefined> {

@@ -1,5 +1,5 @@
-import type { VerifiedCall } from "./call-token";
-import type { Logger, ModuleTool } from "./tool";
+import type { VerifiedCall } from "./call-token.js";
+import type { Logger, ModuleTool } from "./tool.js";
 
 /** A tool's answer: text, any other value as JSON (`value` is that value), or an error in words. */
 export type ToolAnswer = { type: "text"; content: string } | { type: "json"; content: string; value: unknown } | { type: "error"; content: string };

@@ -1,6 +1,6 @@
 // The SST component of a module on Lambda, for an app's sst.config.ts (import it inside run(), as SST asks of every
 // import there). It uses SST's globals (sst, aws, $util), so it is checked with the infra (tsconfig.infra.json).
-import { registrationInput } from "../registration";
+import { registrationInput } from "../registration.js";
 
 export interface ToolgateModuleArgs extends Omit<sst.aws.FunctionArgs, "url"> {
   /** The toolgate the module registers with on deploy and leaves on removal. */
