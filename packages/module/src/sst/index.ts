@@ -14,7 +14,7 @@ export interface ToolgateModuleArgs extends Omit<sst.aws.FunctionArgs, "url"> {
 
 /**
  * A toolgate module as a Lambda function: `handler` is a file exporting `lambdaHandler(module)` from
- * `@toolgate/module/lambda`. The function gets a public function URL (toolgate calls it there and signs each call for
+ * `@toolgate/module/lambda`, bundled minified and split unless `nodejs` says otherwise. The function gets a public function URL (toolgate calls it there and signs each call for
  * it, so no IAM auth), and is registered with toolgate when it is deployed, registered again when its code or
  * toolgate's address changes, and withdrawn when it is removed: an `aws.lambda.Invocation` with `lifecycleScope: "CRUD"`
  * invokes the function itself with its URL, and the handler announces or withdraws the module.
@@ -28,7 +28,9 @@ export class ToolgateModule extends $util.ComponentResource {
     const { toolgate, ...functionArgs } = args;
 
     const environment = $util.all([args.environment ?? {}, toolgate.url]).apply(([environment, url]) => ({ ...environment, TOOLGATE_URL: url }));
-    const fn = new sst.aws.Function(`${name}Function`, { ...functionArgs, environment, url: { authorization: "none", cors: false } }, { parent: this });
+    // Split, so what a module loads on use (its MCP server, the bus client) is a chunk of its own, not its cold start.
+    const nodejs = { minify: true, splitting: true, ...functionArgs.nodejs };
+    const fn = new sst.aws.Function(`${name}Function`, { ...functionArgs, nodejs, environment, url: { authorization: "none", cors: false } }, { parent: this });
 
     const adminToken = $util.secret(toolgate.adminToken instanceof sst.Secret ? toolgate.adminToken.value : toolgate.adminToken);
     // The code's S3 key holds the hash of its bundle: new code is an update of the invocation, so it registers again.
