@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { argumentsHash as canonicalHash, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER } from "@toolgate/module/call-token";
+import { argumentsHash as canonicalHash, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, signedJwt } from "@toolgate/module/call-token";
 import { guardError } from "../guard/errors";
 
 // The token's format is the module SDK's: what it checks is what toolgate signs.
@@ -39,9 +39,6 @@ export function argumentsHash(args: Record<string, unknown>, tool: string): stri
   }
 }
 
-let jose: Promise<typeof import("jose")> | undefined;
-const loadJose = () => (jose ??= import("jose"));
-
 /**
  * Signs call tokens with Ed25519 keys derived from toolgate's signing key, one per period: every instance derives the
  * same key for the same period, so nothing is stored, keys rotate on their own, and a module that fetched the
@@ -74,23 +71,24 @@ export class CallSigner {
 
   /** A token for one request of one call, valid for the call's timeout. */
   async sign(claims: CallClaims, now = Date.now()): Promise<string> {
-    const { SignJWT } = await loadJose();
     const { kid, privateKey } = this.keyAt(now);
     const issuedAt = Math.floor(now / 1000);
-    return new SignJWT({
-      tool: claims.tool,
-      role: claims.roleId,
-      ...(claims.department ? { department: claims.department } : {}),
-      args: argumentsHash(claims.arguments, claims.tool),
-      deadline: now + claims.timeoutMs,
-    })
-      .setProtectedHeader({ alg: ALGORITHM, kid, typ: "JWT" })
-      .setIssuer(CALL_TOKEN_ISSUER)
-      .setAudience(claims.audience)
-      .setSubject(claims.agentId)
-      .setJti(claims.callId)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + Math.ceil(claims.timeoutMs / 1000) + CALL_TOKEN_GRACE_SECONDS)
-      .sign(privateKey);
+    return signedJwt(
+      kid,
+      {
+        tool: claims.tool,
+        role: claims.roleId,
+        ...(claims.department ? { department: claims.department } : {}),
+        args: argumentsHash(claims.arguments, claims.tool),
+        deadline: now + claims.timeoutMs,
+        iss: CALL_TOKEN_ISSUER,
+        aud: claims.audience,
+        sub: claims.agentId,
+        jti: claims.callId,
+        iat: issuedAt,
+        exp: issuedAt + Math.ceil(claims.timeoutMs / 1000) + CALL_TOKEN_GRACE_SECONDS,
+      },
+      privateKey,
+    );
   }
 }
