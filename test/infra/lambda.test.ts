@@ -19,7 +19,7 @@ import { registrationInput } from "@toolgate/module/lambda";
 import type { RegistrationEvent } from "@toolgate/module/lambda";
 import { startExecutor } from "../support/executor";
 import type { Executor } from "../support/executor";
-import { viaFunctionUrl } from "../support/function-url";
+import { payloadEvent, viaFunctionUrl } from "../support/function-url";
 import { serveFetch } from "../support/http-server";
 import { buildFunction, buildHandler, HANDLERS } from "../support/lambda-build";
 import type { Bundle, HandlerName } from "../support/lambda-build";
@@ -91,35 +91,16 @@ async function startFunction(bundle: Bundle<string>, environment: Record<string,
 }
 
 /** An API Gateway HTTP API (payload 2.0) request event, as the gateway sends it to the function that owns the route. */
-function gatewayEvent(method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN): APIGatewayProxyEventV2 {
+const gatewayEvent = (method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN): APIGatewayProxyEventV2 => {
   const url = new URL(path, "https://api.example.test");
-  const now = new Date();
-  return {
-    version: "2.0",
-    routeKey: "$default",
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers: {
-      host: url.host,
-      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    requestContext: {
-      accountId: "000000000000",
-      apiId: "api",
-      domainName: url.host,
-      domainPrefix: "api",
-      http: { method, path: url.pathname, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "vitest" },
-      requestId: ulid(),
-      routeKey: "$default",
-      stage: "$default",
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    isBase64Encoded: false,
+  const headers = {
+    host: url.host,
+    "user-agent": "vitest",
+    ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    ...(body === undefined ? {} : { "content-type": "application/json" }),
   };
-}
+  return payloadEvent(method, url, headers, body === undefined ? undefined : JSON.stringify(body));
+};
 
 async function request(name: "groups" | "roles" | "execution", method: string, path: string, body?: unknown, token?: string | null): Promise<Response> {
   const result = (await functions[name](gatewayEvent(method, path, body, token))) as APIGatewayProxyStructuredResultV2;

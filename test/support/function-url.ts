@@ -5,23 +5,21 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "
 
 export type Invoke = (event: unknown) => Promise<unknown>;
 
-/** A request as the function URL's event: served over plain http here, which X-Forwarded-Proto says, as AWS sets it. */
-export async function functionUrlEvent(request: Request): Promise<APIGatewayProxyEventV2> {
-  const url = new URL(request.url);
-  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+/** An HTTP request as a payload 2.0 event (an HTTP API's, or a function URL's): its method, URL, headers and text body. */
+export function payloadEvent(method: string, url: URL, headers: Record<string, string>, body?: string): APIGatewayProxyEventV2 {
   const now = new Date();
   return {
     version: "2.0",
     routeKey: "$default",
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
-    headers: { ...Object.fromEntries(request.headers), "x-forwarded-proto": url.protocol.slice(0, -1) },
+    headers,
     requestContext: {
-      accountId: "anonymous",
-      apiId: "function-url",
+      accountId: "000000000000",
+      apiId: url.hostname.split(".")[0]!,
       domainName: url.host,
-      domainPrefix: url.hostname,
-      http: { method: request.method, path: url.pathname, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: request.headers.get("user-agent") ?? "" },
+      domainPrefix: url.hostname.split(".")[0]!,
+      http: { method, path: url.pathname, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: headers["user-agent"] ?? "" },
       requestId: ulid(),
       routeKey: "$default",
       stage: "$default",
@@ -31,6 +29,13 @@ export async function functionUrlEvent(request: Request): Promise<APIGatewayProx
     ...(body ? { body } : {}),
     isBase64Encoded: false,
   };
+}
+
+/** A request as the function URL's event: served over plain http here, which X-Forwarded-Proto says, as AWS sets it. */
+export async function functionUrlEvent(request: Request): Promise<APIGatewayProxyEventV2> {
+  const url = new URL(request.url);
+  const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+  return payloadEvent(request.method, url, { ...Object.fromEntries(request.headers), "x-forwarded-proto": url.protocol.slice(0, -1) }, body);
 }
 
 /** A fetch handler that invokes the function with each request as its event and answers what the function returned. */
