@@ -6,6 +6,7 @@ const { JavaRequiredError } = await import("./dynamo-local");
 const { LockHeldError } = await import("./lock");
 const { optionsFromEnv, startLocal } = await import("./stack");
 const { everyRequestLogged } = await import("./request-log");
+const { onStopSignal } = await import("./stop-signals");
 
 export {};
 const tokenSource = {
@@ -56,20 +57,10 @@ async function main() {
       "Ctrl-C stops it.",
     ].join("\n"),
   );
-  let signalled = false;
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
-    process.on(signal, () => {
-      if (signalled) return;
-      signalled = true;
-      console.log(`\n${signal}: stopping toolgate and DynamoDB Local...`);
-      stack.stop().then(
-        () => process.exit(0),
-        (error) => {
-          console.error(`toolgate did not stop cleanly: ${String(error)}`);
-          process.exit(1);
-        },
-      );
-    });
+  onStopSignal(async (signal) => {
+    console.log(`\n${signal}: stopping toolgate and DynamoDB Local...`);
+    await stack.stop();
+  }, "toolgate did not stop cleanly");
 }
 
 main().catch((error) => {

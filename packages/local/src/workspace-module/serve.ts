@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { listen } from "../server";
+import { onStopSignal } from "../stop-signals";
 import { bindGroups, bindingRequest, unbindGroups } from "./bind";
 import type { Bound } from "./bind";
 import { SERVED_GROUPS, SERVED_TOOLS } from "./builtin";
@@ -85,17 +86,11 @@ async function main() {
     ].join("\n"),
   );
 
-  let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      const unbound = bound.length ? unbindGroups({ toolgateUrl, adminToken: adminToken! }, bound) : Promise.resolve([]);
-      unbound
-        .then((notes) => notes.forEach((note) => console.log(note)))
-        .catch((error) => console.error(`The groups could not be given back: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => process.exit(0));
-    });
+  // The groups given back on the way out; a toolgate that cannot take them back exits 1, saying why.
+  onStopSignal(async () => {
+    const notes = bound.length ? await unbindGroups({ toolgateUrl, adminToken: adminToken! }, bound) : [];
+    notes.forEach((note) => console.log(note));
+  }, "The groups could not be given back");
 }
 
 main().catch((error) => {
