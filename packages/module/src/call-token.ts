@@ -3,7 +3,7 @@ import canonicalize from "canonicalize";
 import { createRemoteJWKSet } from "jose";
 import { TokenInvalid, verifiedPayload } from "./signature.js";
 
-export { signedJwt } from "./signature.js";
+export { CALL_TOKEN_ALGORITHM, signedJwt } from "./signature.js";
 import type { JWTVerifyGetKey } from "jose";
 
 /** The header every request toolgate sends a module carries: a JWT saying which call it is, signed by toolgate. */

@@ -125,7 +125,7 @@ test("node() answers as fetch does on a node:http server: a signed call runs, an
   }
 });
 
-test("a token that is not toolgate's EdDSA signature is 401: unsigned (alg none), or another token's signature on this call's claims", async () => {
+test("a token that is not toolgate's ES256 signature is 401: unsigned (alg none), or another token's signature on this call's claims", async () => {
   const call = callOf("read_note", { title: "forged" });
   const genuine = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 5_000 });
   const [header, payload] = genuine.split(".");

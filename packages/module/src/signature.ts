@@ -16,15 +16,21 @@ function keyObjectOf(key: Awaited<ReturnType<JWTVerifyGetKey>>): KeyObject {
     object = key instanceof CryptoKey ? KeyObject.from(key) : createPublicKey({ key: key as JWK & { kty: string }, format: "jwk" });
     keyObjects.set(key, object);
   }
-  if (object.type !== "public" || object.asymmetricKeyType !== "ed25519") throw new TokenInvalid("the key set answered with a key that is not an Ed25519 public key");
+  if (object.type !== "public" || object.asymmetricKeyType !== "ec" || object.asymmetricKeyDetails?.namedCurve !== "prime256v1")
+    throw new TokenInvalid("the key set answered with a key that is not a P-256 public key");
   return object;
 }
 
+/** The JWS algorithm of call tokens: ECDSA on P-256 with SHA-256 (RFC 7518), its signature r || s. */
+export const CALL_TOKEN_ALGORITHM = "ES256";
+const SIGNATURE = { hash: "sha256", dsaEncoding: "ieee-p1363" } as const;
+
 /**
- * A JWT signed with EdDSA (Ed25519) by a key of the set, issued by `issuer` for `audience`, and current (`exp` in the
- * future, `nbf` if any in the past): its payload, else TokenInvalid saying what is wrong. jose decodes the token and
- * finds the key (its remote key set fetches, caches and refetches for an unknown `kid`); the signature is checked
- * with node:crypto, which on Node takes about half the time of WebCrypto's (the bench's sdk_call_overhead_p50_ms).
+ * A JWT signed with ES256 by a key of the set, issued by `issuer` for `audience`, and current (`exp` in the future,
+ * `nbf` if any in the past): its payload, else TokenInvalid saying what is wrong. jose decodes the token and finds the
+ * key (its remote key set fetches, caches and refetches for an unknown `kid`); the signature is checked with
+ * node:crypto: on Node 20, 65 µs a token, where an Ed25519 signature takes 107 µs and WebCrypto's check twice that
+ * (the bench's sdk_call_overhead_p50_ms).
  */
 export async function verifiedPayload(token: string, keys: JWTVerifyGetKey, issuer: string, audience: string): Promise<JWTPayload> {
   const parts = token.split(".");
@@ -37,7 +43,7 @@ export async function verifiedPayload(token: string, keys: JWTVerifyGetKey, issu
   } catch (error) {
     throw new TokenInvalid(error instanceof Error ? error.message : String(error));
   }
-  if (header.alg !== "EdDSA") throw new TokenInvalid(`its algorithm is ${JSON.stringify(header.alg)}, not EdDSA`);
+  if (header.alg !== CALL_TOKEN_ALGORITHM) throw new TokenInvalid(`its algorithm is ${JSON.stringify(header.alg)}, not ${CALL_TOKEN_ALGORITHM}`);
   if (header.crit !== undefined || header.b64 !== undefined) throw new TokenInvalid("it names header parameters this module does not understand (crit, b64)");
   let key: Awaited<ReturnType<JWTVerifyGetKey>>;
   try {
@@ -46,7 +52,8 @@ export async function verifiedPayload(token: string, keys: JWTVerifyGetKey, issu
     throw new TokenInvalid(error instanceof Error ? error.message : String(error));
   }
   const signed = Buffer.from(`${parts[0]}.${parts[1]}`);
-  if (!verify(null, signed, keyObjectOf(key), Buffer.from(parts[2]!, "base64url"))) throw new TokenInvalid("signature verification failed");
+  if (!verify(SIGNATURE.hash, signed, { key: keyObjectOf(key), dsaEncoding: SIGNATURE.dsaEncoding }, Buffer.from(parts[2]!, "base64url")))
+    throw new TokenInvalid("signature verification failed");
   const now = Math.floor(Date.now() / 1000);
   if (payload.iss !== issuer) throw new TokenInvalid(`unexpected "iss" claim value`);
   const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
@@ -61,11 +68,12 @@ export async function verifiedPayload(token: string, keys: JWTVerifyGetKey, issu
 const base64urlJson = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 /**
- * A JWT in JWS compact form, signed with EdDSA (Ed25519) by `privateKey`: what jose's SignJWT makes, with the signature
- * made by node:crypto (40 µs a token, against 140 µs through WebCrypto on Node 20, measured side by side), as toolgate
- * signs one for every call it sends an executor.
+ * A JWT in JWS compact form, signed with ES256 by `privateKey` (a P-256 key): what jose's SignJWT makes, with the
+ * signature made by node:crypto (25 µs a token on Node 20; WebCrypto takes several times that), as toolgate signs one
+ * for every call it sends an executor.
  */
 export function signedJwt(kid: string, payload: JWTPayload, privateKey: KeyObject): string {
-  const signingInput = `${base64urlJson({ alg: "EdDSA", kid, typ: "JWT" })}.${base64urlJson(payload)}`;
-  return `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString("base64url")}`;
+  const signingInput = `${base64urlJson({ alg: CALL_TOKEN_ALGORITHM, kid, typ: "JWT" })}.${base64urlJson(payload)}`;
+  const signature = sign(SIGNATURE.hash, Buffer.from(signingInput), { key: privateKey, dsaEncoding: SIGNATURE.dsaEncoding });
+  return `${signingInput}.${signature.toString("base64url")}`;
 }

@@ -1,6 +1,6 @@
-import { createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
+import { createECDH, createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { argumentsHash as canonicalHash, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, signedJwt } from "@toolgate/module/call-token";
+import { argumentsHash as canonicalHash, CALL_TOKEN_ALGORITHM, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, signedJwt } from "@toolgate/module/call-token";
 import { guardError } from "../guard/errors";
 
 // The token's format is the module SDK's: what it checks is what toolgate signs.
@@ -8,9 +8,8 @@ export { CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER };
 
 /** How long one key signs. Its public key is published one period before and after, so a module fetches it early and checks a late token. */
 export const CALL_KEY_PERIOD_MS = 24 * 60 * 60 * 1000;
-const ALGORITHM = "EdDSA";
-/** DER of an Ed25519 PKCS #8 private key, up to its 32 private-key bytes (RFC 8410). */
-const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+/** The order of P-256's base point: a private key is a number from 1 to this less one. */
+const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 /** What a call token says: the call, who makes it, what runs, for whom it is meant (the executor's URL) and the arguments' hash. */
 export type CallClaims = {
@@ -40,8 +39,26 @@ export function argumentsHash(args: Record<string, unknown>, tool: string): stri
 }
 
 /**
- * Signs call tokens with Ed25519 keys derived from toolgate's signing key, one per period: every instance derives the
- * same key for the same period, so nothing is stored, keys rotate on their own, and a module that fetched the
+ * The P-256 key of one period: its private number from 48 bytes of HKDF-SHA-256 of the signing key, reduced to 1..n-1
+ * as FIPS 186-5 (A.2.1) makes one from random bits, so every instance derives the same key.
+ */
+function periodKey(signingKey: string, period: number): KeyObject {
+  const bytes = Buffer.from(hkdfSync("sha256", signingKey, "toolgate call keys", `ES256 period ${period}`, 48));
+  const d = (BigInt(`0x${bytes.toString("hex")}`) % (P256_ORDER - 1n)) + 1n;
+  const privateBytes = Buffer.from(d.toString(16).padStart(64, "0"), "hex");
+  const ecdh = createECDH("prime256v1");
+  ecdh.setPrivateKey(privateBytes);
+  const point = ecdh.getPublicKey();
+  const base64url = (part: Buffer) => part.toString("base64url");
+  return createPrivateKey({
+    key: { kty: "EC", crv: "P-256", d: base64url(privateBytes), x: base64url(point.subarray(1, 33)), y: base64url(point.subarray(33)) },
+    format: "jwk",
+  });
+}
+
+/**
+ * Signs call tokens (ES256) with P-256 keys derived from toolgate's signing key, one per period: every instance derives
+ * the same key for the same period, so nothing is stored, keys rotate on their own, and a module that fetched the
  * published keys checks any instance's tokens. A new signing key replaces every call key at once.
  */
 export class CallSigner {
@@ -54,10 +71,9 @@ export class CallSigner {
     const period = Math.floor(at / CALL_KEY_PERIOD_MS);
     const known = this.keys.get(period);
     if (known) return known;
-    const keyBytes = Buffer.from(hkdfSync("sha256", this.signingKey, "toolgate call keys", `period ${period}`, 32));
-    const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, keyBytes]), format: "der", type: "pkcs8" });
+    const privateKey = periodKey(this.signingKey, period);
     const kid = `call-${period}`;
-    const publicJwk = { ...createPublicKey(privateKey).export({ format: "jwk" }), kid, alg: ALGORITHM, use: "sig" };
+    const publicJwk = { ...createPublicKey(privateKey).export({ format: "jwk" }), kid, alg: CALL_TOKEN_ALGORITHM, use: "sig" };
     const key = { kid, privateKey, publicJwk };
     if (this.keys.size >= 4) this.keys.delete(this.keys.keys().next().value!);
     this.keys.set(period, key);

@@ -127,11 +127,12 @@ export const RoleList = z.object({ roles: z.array(RoleView) });
 export const JsonRpcMessage = z.record(z.string(), z.unknown()).describe("a JSON-RPC 2.0 message of the Model Context Protocol");
 export const ResourceMetadata = z.object({ resource: z.string(), resource_name: z.string(), bearer_methods_supported: z.array(z.literal("header")) });
 const CallKey = z.object({
-  kty: z.literal("OKP"),
-  crv: z.literal("Ed25519"),
-  x: z.string().describe("the public key, base64url"),
+  kty: z.literal("EC"),
+  crv: z.literal("P-256"),
+  x: z.string().describe("the public point's x, base64url"),
+  y: z.string().describe("the public point's y, base64url"),
   kid: z.string().describe("call-<period>, as a token's header names it"),
-  alg: z.literal("EdDSA"),
+  alg: z.literal("ES256"),
   use: z.literal("sig"),
 });
 export const Jwks = z.object({ keys: z.array(CallKey) }).describe("a JWK Set (RFC 7517)");

@@ -109,7 +109,7 @@ export const executionDocs = {
   "GET /.well-known/oauth-protected-resource": { summary: "RFC 9728 metadata of the MCP resource", access: "public", answers: { 200: A.ResourceMetadata } },
   "GET /.well-known/oauth-protected-resource/mcp": { summary: "RFC 9728 metadata of the MCP resource", access: "public", answers: { 200: A.ResourceMetadata } },
   "GET /.well-known/jwks.json": {
-    summary: "The public keys of the call tokens every request to an executor carries (Ed25519, one per day: yesterday's, today's and tomorrow's)",
+    summary: "The public keys of the call tokens every request to an executor carries (P-256 keys for ES256, one per day: yesterday's, today's and tomorrow's)",
     access: "public",
     answers: { 200: A.Jwks },
   },
