@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const call = (tool: string, args: Record<string, unknown> = {}): ExecutorCall => ({ callId: "call_1", tool, agentId: "agt_1", roleId: "rol_1", arguments: args });
 const mcp = (extra: Partial<McpExecutor> = {}): McpExecutor => ({ type: "mcp", url: upstream.url, ...extra });
-const initializations = () => upstream.requests.filter((request) => request.rpc.includes("initialize")).length;
+/** Connections made: a 2026-07-28 client's handshake is server/discover, a 2025 client's initialize. */
+const connections = () => upstream.requests.filter((request) => request.rpc.includes("server/discover") || request.rpc.includes("initialize")).length;
 
 test("run - an mcp executor forwards the call under the upstream's name and joins its text content", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }));
@@ -85,9 +86,9 @@ test("run - a secret header echoed anywhere in the whole answer is scrubbed ther
 test("run - calls to the same URL and headers reuse one connection", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
   const executor = mcp({ headers: { "X-Reuse": "yes" } });
-  const before = initializations();
+  const before = connections();
   for (let index = 0; index < 3; index++) await run(executor, call("ping"), { timeoutMs: 5_000, secrets, signer });
-  expect(initializations() - before).toBe(1);
+  expect(connections() - before).toBe(1);
 });
 
 test("run - a secret header reaches the upstream, and the upstream echoing it back is scrubbed from the result", async () => {
@@ -108,9 +109,9 @@ test("run - past the timeout the call is 504 tool_timeout, the upstream request 
   expect(Date.now() - started).toBeLessThan(2_000);
   await expect.poll(() => upstream.cancelled.map((cancelled) => cancelled.name)).toContain("slow");
   upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
-  const before = initializations();
+  const before = connections();
   await run(executor, call("after"), { timeoutMs: 5_000, secrets, signer });
-  expect(initializations() - before).toBe(1);
+  expect(connections() - before).toBe(1);
 });
 
 test("run - an unreachable MCP server is 502 executor_failed; a missing secret is 502 naming it", async () => {
@@ -138,6 +139,7 @@ function recordingRelay() {
   const requests: string[] = [];
   const relay: CallRelay = {
     wantsProgress: false,
+    logLevel: "debug",
     progress: async () => {},
     log: async (params) => void logs.push(params.data),
     request: async (method) => {

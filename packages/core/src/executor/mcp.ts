@@ -1,6 +1,6 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
 import { createHash } from "node:crypto";
-import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, LOG_LEVEL_META_KEY, ProtocolError, SERVER_INFO_META_KEY, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { scrubSecrets, scrubText } from "../call/redact";
 import { ToolgateError } from "../error";
@@ -98,7 +98,7 @@ async function take(url: URL, headers: Record<string, string>, serving: ServedCa
   const key = keyOf(url.href, headers);
   const ready = idle.get(key)?.pop();
   if (ready) return Object.assign(ready, { serving });
-  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES }), serving };
+  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES, versionNegotiation: { mode: "auto" } }), serving };
   relaying(connection);
   try {
     await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection) }), { signal });
@@ -224,12 +224,23 @@ function joinedContent(result: CallToolResult) {
 }
 
 /**
+ * The answer without what names the server that gave it (a 2026-07-28 server stamps its serverInfo into every result's
+ * _meta): to the agent's client toolgate is the server, and stamps its own.
+ */
+function withoutServerInfo(answer: CallToolResult): CallToolResult {
+  if (!answer._meta || !(SERVER_INFO_META_KEY in answer._meta)) return answer;
+  const { [SERVER_INFO_META_KEY]: _server, ...meta } = answer._meta;
+  const { _meta: _stamped, ...rest } = answer;
+  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+}
+
+/**
  * The server's answer whole (the secrets of the executor's headers scrubbed from it, as from any answer), and its text:
  * its structuredContent as JSON when it is not an error, else its blocks joined.
  */
 function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
   if (nestsDeeperThan(answer)) throw failed(context, `its result nests more than ${MAX_JSON_DEPTH} levels deep`);
-  const whole = scrubSecrets(answer, context.secrets);
+  const whole = scrubSecrets(withoutServerInfo(answer), context.secrets);
   if (Buffer.byteLength(JSON.stringify(whole), "utf8") > MAX_RESPONSE_BYTES) throw failed(context, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
   const structured = whole.isError ? undefined : whole.structuredContent;
   const content = structured !== undefined ? JSON.stringify(structured) : joinedContent(whole);
@@ -252,7 +263,11 @@ export async function runMcpExecutor(
 ): Promise<ToolResult> {
   const { relay } = people;
   const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
-  const params = { name: upstreamName(executor, call.tool), arguments: call.arguments };
+  const params = {
+    name: upstreamName(executor, call.tool),
+    arguments: call.arguments,
+    ...(relay?.logLevel ? { _meta: { [LOG_LEVEL_META_KEY]: relay.logLevel } } : {}),
+  };
   const { value, context } = await exchange(
     executor,
     source,

@@ -6,6 +6,11 @@
 export interface CallRelay {
   /** Whether the agent's request asked for progress (it carried a progressToken). */
   readonly wantsProgress: boolean;
+  /**
+   * The least severe log level to ask an upstream for (a 2026-07-28 server sends none unless a request names one), or
+   * undefined for none. `log` still drops what the client's own level leaves out.
+   */
+  readonly logLevel: string | undefined;
   progress(params: { progress: number; total?: number; message?: string }): Promise<void>;
   log(params: { level: string; logger?: string; data?: unknown }): Promise<void>;
   /** Puts the request to the agent's client and resolves with its answer; refuses (a RelayRefusal) what the client cannot take. */

@@ -108,12 +108,14 @@ export type RelayContext = {
 export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): ClientRelay {
   const modern = ctx.mcpReq.envelope !== undefined;
   const progressToken = ctx.mcpReq._meta?.progressToken;
-  const logThreshold = async () => (modern ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as string | undefined) : ((await client())?.logLevel ?? LOG_LEVELS[0]));
+  const requestLevel = modern ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as string | undefined) : undefined;
+  const logThreshold = async () => (modern ? requestLevel : ((await client())?.logLevel ?? LOG_LEVELS[0]));
   /** Notifications go out one after another, in the order they came, and all before the call's result. */
   let sent = Promise.resolve();
   const inOrder = (send: () => Promise<void>) => (sent = sent.then(send).catch(() => {}));
   return {
     wantsProgress: progressToken !== undefined,
+    logLevel: modern ? requestLevel : LOG_LEVELS[0],
     progress: (params) =>
       inOrder(async () => {
         if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params, progressToken } });
