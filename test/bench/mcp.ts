@@ -141,25 +141,30 @@ export async function benchMcp(options: {
   );
   // DynamoDB Local's latency drifts over a run by more than the few ms compared here: the floor subtracted is replayed
   // among these calls, from the requests of toolgate's last /mcp call.
+  // Each path's own: a call forwarded to an MCP server writes a record of its own (the answer's summary with it).
   let lastCall: DynamoRequest[] = [];
-  const recorded = (caller: Caller): Caller => async (i) => {
-    recorder.begin();
-    try {
-      return await caller(i);
-    } finally {
-      lastCall = recorder.end();
-    }
-  };
+  let lastProxyCall: DynamoRequest[] = [];
+  const recorded =
+    (caller: Caller, keep: (requests: DynamoRequest[]) => void): Caller =>
+    async (i) => {
+      recorder.begin();
+      try {
+        return await caller(i);
+      } finally {
+        keep(recorder.end());
+      }
+    };
   try {
     const peerTools = (await viaPeer.listTools()).tools.map((tool) => tool.name);
     if (peerTools.join() !== "bench_echo") throw new Error(`the proxy should list only bench_echo, it listed ${peerTools.join(", ")}`);
     const times = await interleaved({
-      toolgate: recorded(posting(toolgate, options.agentToken)),
+      toolgate: recorded(posting(toolgate, options.agentToken), (requests) => (lastCall = requests)),
       floor: () => floor.replay(lastCall),
+      proxyFloor: () => floor.replay(lastProxyCall),
       direct: options.direct,
       rest: options.rest,
       toolgateV2Client: calling(viaToolgate),
-      toolgateProxy: calling(viaToolgateProxy, "up_bench_echo"),
+      toolgateProxy: recorded(calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
     });
@@ -184,14 +189,15 @@ export async function benchMcp(options: {
     out("mcp_upstream_call_p50_ms", times.upstream.p50.toFixed(2));
     out("mcp_proxy_overhead_p50_ms", proxyP50.toFixed(2));
     out("mcp_proxy_overhead_p99_ms", (times.toolgateProxy.p99 - times.upstream.p99).toFixed(2));
-    out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - floorP50) / peerP50).toFixed(2));
+    out("mcp_proxy_dynamodb_floor_p50_ms", times.proxyFloor.p50.toFixed(2));
+    out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - times.proxyFloor.p50) / peerP50).toFixed(2));
     options.note(
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
         `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floor.operations}; ` +
         `${await floor.removeItems()} floor items removed after); the same /mcp call through the v2 Client (mcp_v2_client_*; ` +
         `mcp_client_* is that Client's own cost); mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to ` +
         `the same executor, and that server directly, both through the v2 Client; toolgate's /mcp in front of that server ` +
-        `(an mcp executor: mcp_proxy_*), through the v2 Client`,
+        `(an mcp executor: mcp_proxy_*), through the v2 Client, with the DynamoDB floor of its own last call (mcp_proxy_dynamodb_floor_*)`,
     );
   } finally {
     await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close()]);
