@@ -17,14 +17,16 @@ function logger(callId: string, tool: string): Logger {
 export async function runTool(tool: ModuleTool, input: unknown, call: VerifiedCall, cancelled?: AbortSignal): Promise<ToolAnswer> {
   const parsed = tool.parse(input);
   if (!parsed.ok) return { type: "error", content: `The arguments for ${tool.name} are not valid (${parsed.problems}). Rewrite them so they satisfy the tool's schema.` };
-  const deadline = Number.isFinite(call.deadline) ? AbortSignal.timeout(Math.max(0, call.deadline - Date.now())) : undefined;
-  const signals = [deadline, cancelled].filter((signal) => signal !== undefined);
-  const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+  const deadline = new AbortController();
+  const timer = Number.isFinite(call.deadline) ? setTimeout(() => deadline.abort(), Math.max(0, call.deadline - Date.now())) : undefined;
+  const signal = cancelled ? AbortSignal.any([deadline.signal, cancelled]) : deadline.signal;
   try {
     const output = await tool.execute(parsed.value, { callId: call.callId, agent: call.agent, signal, log: logger(call.callId, tool.name) });
     return typeof output === "string" ? { type: "text", content: output } : { type: "json", content: JSON.stringify(output) ?? "null", value: output };
   } catch (error) {
-    if (deadline?.aborted) return { type: "error", content: `${tool.name} did not finish before the call's timeout.` };
+    if (deadline.signal.aborted) return { type: "error", content: `${tool.name} did not finish before the call's timeout.` };
     return { type: "error", content: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
   }
 }
