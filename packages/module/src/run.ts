@@ -11,22 +11,51 @@ function logger(callId: string, tool: string): Logger {
 }
 
 /**
+ * The call's signal, made when the tool first asks for it (a tool that never does pays for no timer): aborted at the
+ * call's deadline, or when `cancelled` is.
+ */
+function callSignal(deadline: number, cancelled: AbortSignal | undefined) {
+  let made: { signal: AbortSignal; timer?: NodeJS.Timeout } | undefined;
+  return {
+    get signal() {
+      if (!made) {
+        const controller = new AbortController();
+        const timer = Number.isFinite(deadline) ? setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now())) : undefined;
+        made = { signal: cancelled ? AbortSignal.any([controller.signal, cancelled]) : controller.signal, timer };
+      }
+      return made.signal;
+    },
+    passed: () => Number.isFinite(deadline) && Date.now() >= deadline,
+    clear: () => clearTimeout(made?.timer),
+  };
+}
+
+/**
  * Runs one call of a tool: its input parsed with the tool's own schema, `execute` given the call's context and a signal
  * aborted at the call's deadline (if it has one) or when `cancelled` is, its output or its throw turned into an answer.
  */
 export async function runTool(tool: ModuleTool, input: unknown, call: VerifiedCall, cancelled?: AbortSignal): Promise<ToolAnswer> {
   const parsed = tool.parse(input);
   if (!parsed.ok) return { type: "error", content: `The arguments for ${tool.name} are not valid (${parsed.problems}). Rewrite them so they satisfy the tool's schema.` };
-  const deadline = new AbortController();
-  const timer = Number.isFinite(call.deadline) ? setTimeout(() => deadline.abort(), Math.max(0, call.deadline - Date.now())) : undefined;
-  const signal = cancelled ? AbortSignal.any([deadline.signal, cancelled]) : deadline.signal;
+  const deadline = callSignal(call.deadline, cancelled);
+  let log: Logger | undefined;
+  const ctx = {
+    callId: call.callId,
+    agent: call.agent,
+    get signal() {
+      return deadline.signal;
+    },
+    get log() {
+      return (log ??= logger(call.callId, tool.name));
+    },
+  };
   try {
-    const output = await tool.execute(parsed.value, { callId: call.callId, agent: call.agent, signal, log: logger(call.callId, tool.name) });
+    const output = await tool.execute(parsed.value, ctx);
     return typeof output === "string" ? { type: "text", content: output } : { type: "json", content: JSON.stringify(output) ?? "null", value: output };
   } catch (error) {
-    if (deadline.signal.aborted) return { type: "error", content: `${tool.name} did not finish before the call's timeout.` };
+    if (deadline.passed()) return { type: "error", content: `${tool.name} did not finish before the call's timeout.` };
     return { type: "error", content: error instanceof Error ? error.message : String(error) };
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
 }
