@@ -19,8 +19,12 @@ const TOOLS: Tool[] = [
   { name: "count", description: "Reports its progress.", inputSchema: NO_ARGUMENTS },
   { name: "chatty", description: "Logs while it runs.", inputSchema: NO_ARGUMENTS },
   { name: "whoami", description: "Asks the user who they are.", inputSchema: NO_ARGUMENTS },
+  { name: "slow_whoami", description: "Asks the user who they are, then takes its time.", inputSchema: NO_ARGUMENTS },
   { name: "media", description: "Answers with an image and a recording.", inputSchema: NO_ARGUMENTS },
 ];
+
+/** What slow_whoami waits for once it has its answer: the test lets it finish. */
+let held: Promise<void> = Promise.resolve();
 
 /** A module on MCP 2026-07-28 (stateless, one handler per request): its question is an input_required answer, asked again with the reply. */
 function modernModule(): Server {
@@ -42,9 +46,11 @@ function modernModule(): Server {
         await sleep(30);
         await ctx.mcpReq.log("warning", "halfway");
         return text("talked");
-      case "whoami": {
+      case "whoami":
+      case "slow_whoami": {
         const reply = inputResponse(ctx.mcpReq.inputResponses, "who");
         if (reply.kind !== "elicit") return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: CONTACT_FORM }) } });
+        if (request.params.name === "slow_whoami") await held;
         return text(`${reply.action}: ${JSON.stringify(reply.content ?? {})}`);
       }
       default:
@@ -64,6 +70,8 @@ let request: Api;
 let served: ServedToolgate;
 let group: string;
 const rpcMethods: string[] = [];
+/** The module's tools/call requests that came with answers (a paused call going on). */
+const answered: Array<Record<string, unknown>> = [];
 let closeModule: () => Promise<void>;
 
 beforeAll(async () => {
@@ -77,6 +85,7 @@ beforeAll(async () => {
     fetch: async (incoming: Request) => {
       const body = incoming.method === "POST" ? await incoming.clone().json() : undefined;
       if (typeof body?.method === "string") rpcMethods.push(body.method);
+      if (body?.method === "tools/call" && body.params?.inputResponses) answered.push(body.params.inputResponses);
       return handler.fetch(incoming);
     },
   });
@@ -149,4 +158,78 @@ test("an MCP module on 2026-07-28 - its question during a REST agent's call wait
   expect(ran.status, JSON.stringify(ran.body)).toBe(200);
   expect(ran.body.result.content).toBe('accept: {"username":"grace"}');
   expect(ran.body.result.mcpResult._meta?.[SERVER_INFO_META_KEY]).toBeUndefined();
+});
+
+/** A 2026-07-28 client (the SDK's, negotiating) of the agent; it declares forms and its user answers `username`. */
+async function connectModern(token: string, username: string) {
+  const asked: Array<ElicitRequest["params"]> = [];
+  const client = new Client({ name: "modern-client", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } });
+  client.setRequestHandler("elicitation/create", async (elicit) => {
+    asked.push(elicit.params);
+    return { action: "accept", content: { username } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return { client, asked };
+}
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+};
+
+/** One tools/call as a 2026-07-28 client posts it, and the JSON-RPC answer. */
+async function postCall(token: string, id: number, params: Record<string, unknown>) {
+  const response = await fetch(`${served.url}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": String(params.name),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...params, _meta: ENVELOPE } }),
+  });
+  return (await response.json()) as { result: Record<string, unknown> & { _meta?: Record<string, unknown> } };
+}
+
+test("an MCP module on 2026-07-28 - its question goes to a 2026-07-28 agent client that takes forms: the call pauses, goes on with the user's answer, and is recorded once", async () => {
+  const { agent, token } = await agentWithGroups(request, [group]);
+  const user = await connectModern(token, "lin");
+  const before = answered.length;
+
+  const result = (await user.client.callTool({ name: "whoami", arguments: {} })) as CallToolResult;
+
+  expect(textOf(result)).toBe('accept: {"username":"lin"}');
+  expect(user.asked).toEqual([expect.objectContaining({ message: "Who are you?" })]);
+  expect(answered.slice(before)).toEqual([{ who: { action: "accept", content: { username: "lin" } } }]);
+  const callId = (result._meta as { callId: string }).callId;
+  const calls = (await request("GET", `/agents/${agent.id}/calls?tool=whoami`)).body.calls as Array<{ callId: string; status: string; inputRound?: number }>;
+  expect(calls).toEqual([expect.objectContaining({ callId, status: "completed", inputRound: 1 })]);
+  expect(((await request("GET", "/calls?status=awaiting_answer")).body.calls as Array<{ agentId: string }>).filter((asked) => asked.agentId === agent.id)).toEqual([]);
+});
+
+test("an MCP module on 2026-07-28 - a paused call goes on once: the same answers sent again while it runs, or after, do not run the tool again; other arguments are refused", async () => {
+  const { token } = await agentWithGroups(request, [group]);
+  const paused = (await postCall(token, 1, { name: "slow_whoami", arguments: {} })).result;
+  expect(paused).toMatchObject({ resultType: "input_required", inputRequests: { who: { method: "elicitation/create" } } });
+  const goOn = { name: "slow_whoami", arguments: {}, inputResponses: { who: { action: "accept", content: { username: "kim" } } }, requestState: paused.requestState };
+  const before = answered.length;
+
+  let release = () => {};
+  held = new Promise((done) => (release = done));
+  const first = postCall(token, 2, goOn);
+  await eventually(async () => answered.length, (count) => count > before);
+  const again = (await postCall(token, 3, goOn)).result;
+  release();
+  expect(again).toMatchObject({ isError: true, _meta: { code: "call_already_answered" } });
+  expect((await first).result).toMatchObject({ content: [{ type: "text", text: 'accept: {"username":"kim"}' }] });
+  const after = (await postCall(token, 4, goOn)).result;
+  expect(after).toMatchObject({ content: [{ type: "text", text: 'accept: {"username":"kim"}' }] });
+  expect(answered.length - before).toBe(1);
+
+  const tampered = (await postCall(token, 5, { ...goOn, arguments: { extra: true } })).result;
+  expect(tampered).toMatchObject({ isError: true, _meta: { code: "not_the_paused_call" } });
 });

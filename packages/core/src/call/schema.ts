@@ -85,6 +85,11 @@ export const CallRecord = z.object({
   askedOf: z.literal("user").optional(),
   /** A module's question: the call during which the module (an MCP server) asked it. */
   askedFor: z.string().optional(),
+  /**
+   * A running call whose MCP server asked the agent's own client for input (2026-07-28's input round trip): how many
+   * times it has gone on with the client's answers. Each pause is answered once.
+   */
+  inputRound: z.number().int().nonnegative().optional(),
   deniedBy: z.string().optional(),
   decidedAt: z.string().optional(),
   startedAt: z.string(),

@@ -65,6 +65,27 @@ const movedTo = (current: Record<string, unknown> | undefined): TransitionOutcom
   return { kind: "moved", current: call === undefined ? undefined : CallRecord.parse(call) };
 };
 
+/**
+ * Marks a running call as going on after its `round`-th pause for the agent's client's input (rounds count from 0):
+ * "moved" when that pause was answered already, or the call is no longer running. Two answers sent at once cannot
+ * both take the call on.
+ */
+export async function claimInputRound(db: Db, agentId: string, callId: string, round: number): Promise<"ok" | "moved" | "contention"> {
+  const outcome = await attempt(() =>
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: Keys.call(agentId, callId),
+        UpdateExpression: "SET #call.#round = :next",
+        ConditionExpression: `#call.#status = :running AND ${round === 0 ? "attribute_not_exists(#call.#round)" : "#call.#round = :round"}`,
+        ExpressionAttributeNames: { "#call": "call", "#status": "status", "#round": "inputRound" },
+        ExpressionAttributeValues: { ":running": "running", ":next": round + 1, ...(round === 0 ? {} : { ":round": round }) },
+      }),
+    ),
+  );
+  return outcome.kind === "refused" ? "moved" : outcome.kind;
+}
+
 /** Writes a transition if the record is still at its `from` status (or, from null, does not exist yet). */
 export async function applyTransition(db: Db, { from, to }: Transition, expiresAt: number): Promise<TransitionOutcome> {
   const outcome = await attempt(() =>

@@ -4,7 +4,7 @@ import { executorError, noNativeImplementation } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp } from "./load-mcp";
 import { upstreamName } from "./mcp-tools";
-import type { CallPeople } from "./relay";
+import type { CallPeople, InputAnswers } from "./relay";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
 import type { Executor, HttpExecutor, McpExecutor, ToolResult } from "./schema";
@@ -26,8 +26,9 @@ export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<To
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
  * `signer`: signs the call token every request to the executor carries.
  */
-export type RunOptions = { timeoutMs: number; natives?: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople };
-export type { CallPeople, CallRelay, OperatorQuestions, RelayedRequest } from "./relay";
+export type RunOptions = { timeoutMs: number; natives?: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople; answers?: InputAnswers };
+export type { CallPeople, CallRelay, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
+export { InputRequired } from "./relay";
 
 export { timedOut } from "./timeout";
 export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
@@ -51,7 +52,15 @@ async function runNative(call: ExecutorCall, { natives, timeoutMs }: RunOptions)
 
 /** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people, await callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options));
+  (await loadMcp()).runMcpExecutor(
+    executor,
+    call,
+    options.secrets,
+    options.timeoutMs,
+    options.people,
+    await callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options),
+    options.answers,
+  );
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });

@@ -140,6 +140,7 @@ function recordingRelay() {
   const relay: CallRelay = {
     wantsProgress: false,
     logLevel: "debug",
+    takesInput: () => false,
     progress: async () => {},
     log: async (params) => void logs.push(params.data),
     request: async (method) => {

@@ -1,7 +1,7 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
 import { createHash } from "node:crypto";
-import { Client, LOG_LEVEL_META_KEY, ProtocolError, SERVER_INFO_META_KEY, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { Client, isInputRequiredResult, LOG_LEVEL_META_KEY, ProtocolError, SERVER_INFO_META_KEY, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/client";
 import { scrubSecrets, scrubText } from "../call/redact";
 import { ToolgateError } from "../error";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
@@ -9,8 +9,8 @@ import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
 import { pooledFetch } from "./pooled-fetch";
-import { cannotRelay, RelayRefusal } from "./relay";
-import type { CallPeople, RelayedRequest } from "./relay";
+import { cannotRelay, InputRequired, RelayRefusal } from "./relay";
+import type { CallPeople, InputAnswers, InputRequests, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -20,6 +20,8 @@ export type McpCall = { tool: string; arguments: Record<string, unknown> };
 
 /** Pages of tools/list followed before an import gives up: a server listing the same cursor forever is not followed forever. */
 const MAX_LIST_PAGES = 100;
+/** Times one call may ask for input before toolgate stops answering: a server asking forever is not answered forever. */
+const MAX_INPUT_ROUNDS = 10;
 /** Servers (URL and headers) whose idle connections are kept, and idle connections kept per server. */
 const MAX_SERVERS = 64;
 const MAX_IDLE_PER_SERVER = 8;
@@ -98,7 +100,7 @@ async function take(url: URL, headers: Record<string, string>, serving: ServedCa
   const key = keyOf(url.href, headers);
   const ready = idle.get(key)?.pop();
   if (ready) return Object.assign(ready, { serving });
-  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES, versionNegotiation: { mode: "auto" } }), serving };
+  const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES, versionNegotiation: { mode: "auto" }, inputRequired: { autoFulfill: false } }), serving };
   relaying(connection);
   try {
     await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection) }), { signal });
@@ -123,7 +125,10 @@ function giveBack(connection: Connection) {
   else waiting.push(connection);
 }
 
-/** Runs work on a connection of its own, given back when the work succeeds; a failure closes it, so the next call connects afresh. */
+/**
+ * Runs work on a connection of its own, given back when the work succeeds (or the call pauses for its agent's
+ * client); a failure closes it, so the next call connects afresh.
+ */
 async function withConnection<T>(url: URL, headers: Record<string, string>, serving: ServedCall | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await take(url, headers, serving, signal);
   try {
@@ -131,7 +136,8 @@ async function withConnection<T>(url: URL, headers: Record<string, string>, serv
     giveBack(connection);
     return value;
   } catch (error) {
-    close(connection);
+    if (error instanceof InputRequired) giveBack(connection);
+    else close(connection);
     throw error;
   }
 }
@@ -144,6 +150,7 @@ export async function closeMcpConnections() {
 }
 
 const reasonOf = (error: unknown) => {
+  if (error instanceof RelayRefusal) return error.message.replace(/\.$/, "");
   if (error instanceof ProtocolError) return `it answered with the MCP error ${error.code}: ${error.message}`;
   const cause = (error as { cause?: unknown })?.cause;
   const message = cause instanceof Error && cause.message ? cause.message : error instanceof Error ? error.message : "";
@@ -182,7 +189,7 @@ async function exchange<T>(
     const value = await Promise.race([withConnection(url, headers, scopeOf(secrets), abort.signal, (connection) => work(connection, abort.signal)), deadline]);
     return { value, context };
   } catch (error) {
-    if (error instanceof ToolgateError) throw error;
+    if (error instanceof ToolgateError || error instanceof InputRequired) throw error;
     throw failed(context, reasonOf(error));
   } finally {
     clearTimeout(timer);
@@ -247,11 +254,29 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
   return { content, type: whole.isError ? "error" : structured !== undefined ? "json" : "text", mcpResult: whole };
 }
 
+const isRelayed = (method: string): method is RelayedRequest => method === "elicitation/create" || method === "sampling/createMessage";
+
+/**
+ * What a 2026-07-28 server's input requests get. The agent's client answers them itself when it can: the call pauses
+ * (InputRequired) until the client sends it again with the answers. Otherwise each goes where a request during the call
+ * goes (the agent's 2025-era client on its response, a form to the operators) and the call goes on with the answers.
+ */
+async function answersTo(asked: InputRequiredResult, served: ServedCall, signal: AbortSignal): Promise<InputAnswers> {
+  const requests = scrubSecrets(asked.inputRequests ?? {}, served.secrets) as InputRequests;
+  if (!served.operatorsFirst && served.relay?.takesInput(requests)) throw new InputRequired(requests, asked.requestState);
+  const inputResponses: Record<string, unknown> = {};
+  for (const [key, { method, params }] of Object.entries(asked.inputRequests ?? {})) {
+    if (!isRelayed(method)) throw new RelayRefusal(`it asked for ${method}, which toolgate does not carry`);
+    inputResponses[key] = await relayed(served, method, (params ?? {}) as Record<string, unknown>, signal);
+  }
+  return { inputResponses, ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }) };
+}
+
 /**
  * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). What the server
  * sends during the call reaches people: progress when the agent asked for it, log messages, questions and sampling
  * requests to the agent's client (its relay), questions it cannot take to the operators. Each of its requests
- * carries the call token.
+ * carries the call token. `answers`: a paused call going on with its agent's client's answers.
  */
 export async function runMcpExecutor(
   executor: McpExecutor,
@@ -260,6 +285,7 @@ export async function runMcpExecutor(
   timeoutMs: number,
   people: CallPeople = {},
   callToken: Record<string, string> = {},
+  answers?: InputAnswers,
 ): Promise<ToolResult> {
   const { relay } = people;
   const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
@@ -274,7 +300,15 @@ export async function runMcpExecutor(
     call.tool,
     timeoutMs,
     (secrets) => ({ ...people, secrets, callToken }),
-    ({ client }, signal) => client.callTool(params, { ...requestOptions(signal, timeoutMs), ...(onprogress ? { onprogress } : {}) }),
+    async ({ client, serving }, signal) => {
+      let given = answers;
+      for (let round = 0; ; round++) {
+        const answer = await client.callTool({ ...params, ...given }, { ...requestOptions(signal, timeoutMs), allowInputRequired: true, ...(onprogress ? { onprogress } : {}) });
+        if (!isInputRequiredResult(answer)) return answer;
+        if (round === MAX_INPUT_ROUNDS) throw new RelayRefusal(`it asked for input ${MAX_INPUT_ROUNDS} times in one call`);
+        given = await answersTo(answer, serving!, signal);
+      }
+    },
   );
   return toolResult(value as CallToolResult, context);
 }

@@ -15,6 +15,36 @@ export interface CallRelay {
   log(params: { level: string; logger?: string; data?: unknown }): Promise<void>;
   /** Puts the request to the agent's client and resolves with its answer; refuses (a RelayRefusal) what the client cannot take. */
   request(method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * Whether the agent's client answers these input requests itself, through its own input round trip (a 2026-07-28
+   * client that declares each kind): then the call pauses for them rather than being asked mid-call.
+   */
+  takesInput(requests: InputRequests): boolean;
+}
+
+/** What an MCP server asks for during a call on 2026-07-28 (its input_required answer's requests), by key. */
+export type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
+
+/** The answers to a server's input requests and its request state, sent with the call when it goes on. */
+export type InputAnswers = { inputResponses: Record<string, unknown>; requestState?: string };
+
+/**
+ * A call paused for its agent's own client: the server's input requests (scrubbed of the executor's secrets) and its
+ * request state. Not a failure: the call stays running until the client sends it again with the answers.
+ */
+export class InputRequired extends Error {
+  constructor(
+    readonly inputRequests: InputRequests,
+    readonly requestState: string | undefined,
+    /** The paused call and which of its pauses this is (from 0), once the guard knows them. */
+    readonly paused?: { callId: string; round: number },
+  ) {
+    super("The tool's MCP server asks the agent's client for input.");
+  }
+
+  of(callId: string, round: number) {
+    return new InputRequired(this.inputRequests, this.requestState, { callId, round });
+  }
 }
 
 export type RelayedRequest = "elicitation/create" | "sampling/createMessage";

@@ -3,6 +3,7 @@ import { errorCatalog } from "../error";
 /** The guard's refusals of a call, and the answers to a call that waits (an approval, a client's result). */
 export const GUARD_ERRORS = {
   invalid_arguments: 400,
+  not_the_paused_call: 400,
   call_already_answered: 409,
   call_not_awaiting_result: 409,
   no_longer_allowed: 409,

@@ -5,8 +5,8 @@ import { uncontended } from "../contention";
 import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { run, timedOut } from "../executor/index";
-import type { CallRelay, CallSigner, Natives, SecretSource } from "../executor/index";
+import { InputRequired, run, timedOut } from "../executor/index";
+import type { CallRelay, CallSigner, InputAnswers, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -36,6 +36,8 @@ const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =
 /**
  * Runs an admitted call with its executor, records the outcome once (with no secret of the arguments in it),
  * and answers as the caller should see it. A 403 from the tool itself (a native tool refusing on permission) is recorded as refused.
+ * A call whose MCP server asks the agent's own client for input pauses (InputRequired, naming the call) and stays
+ * running; `answers` takes a paused call on.
  */
 export async function runAndSettle(
   deps: RunDeps,
@@ -45,6 +47,7 @@ export async function runAndSettle(
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
   { department, relay, questionsToOperators = false }: RunPeople = {},
+  answers?: InputAnswers,
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
   const deadline = new Date(startedRunning + timeoutMs);
@@ -54,8 +57,9 @@ export async function runAndSettle(
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(answers ? { answers } : {}) });
   } catch (error) {
+    if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0);
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }

@@ -13,7 +13,11 @@ import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
-import type { GuardDeps } from "../guard/index";
+import type { GuardDeps, GuardedCallResponse } from "../guard/index";
+import { goOn } from "../guard/resume";
+import type { PausedCall } from "../guard/resume";
+import { InputRequired } from "../executor/index";
+import { pauseCall, pausedOf } from "./paused";
 import { CALL_TOOL } from "../builtin/tool-search";
 import { completed, refused, waiting } from "./results";
 import type { WaitingCall } from "./results";
@@ -62,18 +66,27 @@ class TaskCreated extends Error {
  * How one tools/call is served: as a task when waiting (the client declared the Tasks extension); with what happens
  * during it relayed to the client; and, for ask_user, how the client's user is asked, if it can be.
  */
-type CallMode = { tasks: boolean; relay: ClientRelay; asks?: AskingRoute };
+type CallMode = { tasks: boolean; relay: ClientRelay; asks?: AskingRoute; paused?: { call: PausedCall; inputResponses: Record<string, unknown> } };
 
 /**
  * One tools/call through the guard, exactly as POST /agents/:id/calls; an unknown name is a protocol error, as MCP says
  * (but a name call_tool was given is the model's mistake to correct, an isError result).
  * A call that waits for an operator (an approval, an answer) becomes a task when the client declared the extension, else an isError answer.
+ * A call whose MCP server asks the client for input pauses: input_required, the call sealed in the request state, to go
+ * on (`paused`) when the client sends it again with the answers.
  */
-async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, { tasks, relay, asks }: CallMode): Promise<CallToolResult | InputRequiredResult> {
+async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, { tasks, relay, asks, paused }: CallMode): Promise<CallToolResult | InputRequiredResult> {
   const { deps, agent } = caller;
+  const request = { tool: name, arguments: args };
   try {
-    const response = await guardedCall(deps, agent, { tool: name, arguments: args }, { relay, ...(asks ? { askedOf: "user" as const } : {}) });
-    await relay.settled();
+    let response: GuardedCallResponse;
+    try {
+      response = paused
+        ? await goOn(deps, agent, paused.call, request, paused.inputResponses, { relay })
+        : await guardedCall(deps, agent, request, { relay, ...(asks ? { askedOf: "user" as const } : {}) });
+    } finally {
+      await relay.settled();
+    }
     if (response.status === 200) return completed(response.body.callId, response.body.result);
     if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") {
       const asked = AskUserArguments.parse(args);
@@ -83,6 +96,7 @@ async function callTool(caller: McpRequest, name: string, args: Record<string, u
     if (tasks && response.body.status !== "authorized") throw new TaskCreated({ resultType: "task", ...taskOf(response.body, deps.settings.callRetentionDays) });
     return waiting(agent.id, response);
   } catch (error) {
+    if (error instanceof InputRequired) return pauseCall(deps.seal, agent.id, name, args, error);
     if (error instanceof TaskCreated) throw error;
     if (error instanceof ToolgateError && isCallerRefusal(error)) throw (caller.refusal = error);
     if (error instanceof ToolgateError && error.code === "unknown_tool" && name !== CALL_TOOL) throw invalidParams(`Unknown tool: ${name}`);
@@ -154,7 +168,10 @@ function serverFor(caller: McpRequest): Server {
     const client = once(() => getMcpClient(deps.db, agent.id));
     const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
     const tasks = declaresTasks(ctx.mcpReq.envelope);
-    if (name !== ASK_USER) return callTool(caller, name, args, { tasks, relay });
+    if (name !== ASK_USER) {
+      const paused = pausedOf(deps.seal, ctx.mcpReq.requestState(), agent.id);
+      return callTool(caller, name, args, { tasks, relay, ...(paused ? { paused: { call: paused, inputResponses: ctx.mcpReq.inputResponses ?? {} } } : {}) });
+    }
     const answered = questionAnswered(deps.seal, ctx.mcpReq.requestState(), agent.id);
     if (answered) return resumeQuestion(caller, answered, args, ctx.mcpReq.inputResponses);
     return callTool(caller, name, args, { tasks, relay, asks: await askingRoute(ctx.mcpReq.envelope, settings.streams, client) });

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { LOG_LEVEL_META_KEY, ProtocolError } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, ProtocolError } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { putClientReply, takeClientReply } from "../dynamo/mcp-clients";
 import type { ClientReply, McpClientRecord } from "../dynamo/mcp-clients";
 import type { Db } from "../dynamo/client";
 import { cannotRelay } from "../executor/relay";
-import type { CallRelay, RelayedRequest } from "../executor/relay";
+import type { CallRelay, InputRequests, RelayedRequest } from "../executor/relay";
+import { declaredClient } from "./handshake";
 
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 /** The ids of requests toolgate sends an agent's client: its replies to them are toolgate's, not the SDK's. */
@@ -84,6 +85,17 @@ function takes(client: McpClientRecord | undefined, method: RelayedRequest, para
   return params.mode === "url" ? client?.elicitation?.url === true : client?.elicitation?.form === true;
 }
 
+/** A 2026-07-28 client as its request declares it (its capabilities ride every request). */
+function modernClient(envelope: Record<string, unknown>): McpClientRecord {
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined;
+  return declaredClient({ protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? ""), ...(capabilities ? { capabilities } : {}) });
+}
+
+/** Whether a client takes every one of these requests (at least one): each a question or sampling request it declared. */
+const takesAll = (client: McpClientRecord, requests: InputRequests) =>
+  Object.keys(requests).length > 0 &&
+  Object.values(requests).every(({ method, params }) => (method === "elicitation/create" || method === "sampling/createMessage") && takes(client, method, params ?? {}));
+
 /** A relay that can say when everything it was given to send has gone out (before the call's result goes). */
 export type ClientRelay = CallRelay & { settled(): Promise<void> };
 
@@ -106,9 +118,10 @@ export type RelayContext = {
  * upstream's questions and sampling requests, whose replies come back on another POST, matched through the store.
  */
 export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): ClientRelay {
-  const modern = ctx.mcpReq.envelope !== undefined;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const modern = envelope !== undefined;
   const progressToken = ctx.mcpReq._meta?.progressToken;
-  const requestLevel = modern ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as string | undefined) : undefined;
+  const requestLevel = modern ? (envelope[LOG_LEVEL_META_KEY] as string | undefined) : undefined;
   const logThreshold = async () => (modern ? requestLevel : ((await client())?.logLevel ?? LOG_LEVELS[0]));
   /** Notifications go out one after another, in the order they came, and all before the call's result. */
   let sent = Promise.resolve();
@@ -127,6 +140,7 @@ export function clientRelay({ db, agentId, server, ctx, streams, client }: Relay
         await ctx.mcpReq.notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
       }),
     settled: () => sent,
+    takesInput: (requests) => modern && takesAll(modernClient(envelope), requests),
     request: async (method, params, signal) => {
       if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
       if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
