@@ -8,6 +8,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { RED_PIXEL_PNG, silentWav } from "../support/conformance-upstream";
 import { serveToolgate } from "../support/http-server";
+import { postToolCall } from "../support/mcp-post";
 import type { ServedToolgate } from "../support/http-server";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
@@ -172,28 +173,8 @@ async function connectModern(token: string, username: string) {
   return { client, asked };
 }
 
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-};
-
-/** One tools/call as a 2026-07-28 client posts it, and the JSON-RPC answer. */
-async function postCall(token: string, id: number, params: Record<string, unknown>) {
-  const response = await fetch(`${served.url}/mcp`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": String(params.name),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...params, _meta: ENVELOPE } }),
-  });
-  return (await response.json()) as { result: Record<string, unknown> & { _meta?: Record<string, unknown> } };
-}
+/** One tools/call as a 2026-07-28 client that takes forms posts it. */
+const postCall = (token: string, id: number, params: Record<string, unknown> & { name: string }) => postToolCall(served.url, token, params, { elicitation: { form: {} } }, id);
 
 test("an MCP module on 2026-07-28 - its question goes to a 2026-07-28 agent client that takes forms: the call pauses, goes on with the user's answer, and is recorded once", async () => {
   const { agent, token } = await agentWithGroups(request, [group]);

@@ -4,6 +4,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import { RecordingPublisher } from "@toolgate/core/events";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { serveToolgate } from "../support/http-server";
+import { postToolCall } from "../support/mcp-post";
 import type { ServedToolgate } from "../support/http-server";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
@@ -42,35 +43,8 @@ async function userClient(agent: Issued, answer: (asked: ElicitRequest["params"]
 }
 
 /** A tools/call of ask_user as a 2026-07-28 client sends it, with the capabilities and round-trip fields given. */
-async function rawCall(token: string, args: Record<string, unknown>, capabilities: Record<string, unknown>, retry: Record<string, unknown> = {}) {
-  const response = await fetch(`${served.url}/mcp`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "ask_user",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "ask_user",
-        arguments: args,
-        ...retry,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": capabilities,
-          "io.modelcontextprotocol/clientInfo": { name: "raw-client", version: "1.0.0" },
-        },
-      },
-    }),
-  });
-  return response.json();
-}
+const rawCall = (token: string, args: Record<string, unknown>, capabilities: Record<string, unknown>, retry: Record<string, unknown> = {}) =>
+  postToolCall(served.url, token, { name: "ask_user", arguments: args, ...retry }, capabilities) as Promise<any>;
 
 const callsOf = async (agent: Issued) => (await request("GET", `/agents/${agent.agent.id}/calls?tool=ask_user`)).body.calls as Array<Record<string, any>>;
 
