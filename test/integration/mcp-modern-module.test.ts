@@ -214,3 +214,19 @@ test("an MCP module on 2026-07-28 - a paused call goes on once: the same answers
   const tampered = (await postCall(token, 5, { ...goOn, arguments: { extra: true } })).result;
   expect(tampered).toMatchObject({ isError: true, _meta: { code: "not_the_paused_call" } });
 });
+
+test("an MCP module on 2026-07-28 - answers that come after the call's timeout do not take it on: the call has timed out", async () => {
+  const hurried = unique("hurried");
+  const { executor } = (await request("GET", `/groups/${group}`)).body as { executor: { url: string } };
+  await putGroup(request, hurried, { description: "The same module, with a short timeout", executor: { type: "mcp", url: executor.url, toolPrefix: "quick", timeoutMs: 1_000 } });
+  const { token } = await agentWithGroups(request, [hurried]);
+  const paused = (await postCall(token, 1, { name: "quick_whoami", arguments: {} })).result;
+  expect(paused).toMatchObject({ resultType: "input_required" });
+  const before = answered.length;
+  await sleep(1_100);
+
+  const late = (await postCall(token, 2, { name: "quick_whoami", arguments: {}, inputResponses: { who: { action: "accept", content: { username: "late" } } }, requestState: paused.requestState })).result;
+
+  expect(late).toMatchObject({ isError: true, _meta: { code: "tool_timeout" } });
+  expect(answered.length).toBe(before);
+});

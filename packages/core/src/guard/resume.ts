@@ -63,6 +63,8 @@ export async function goOn(
   const { request } = await throughCallTool(asked);
   const record = await Call.get(deps.db, caller.id, paused.callId);
   if (record.status !== "running") return ended(record);
+  const runsUntil = Date.parse(record.deadline!) - DEADLINE_GRACE_MS;
+  if (Date.now() >= runsUntil) throw timedOut(request.tool, runsUntil - Date.parse(record.startedAt));
   const view = await freshView(deps, caller);
   const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
   if (planned.kind === "refuse") return refuseToGoOn(deps, record, planned.error);
@@ -74,10 +76,9 @@ export async function goOn(
     if (now.status !== "running") return ended(now);
     throw guardError("call_already_answered", `The call "${record.callId}" already went on with these answers; read how it ends with GET /agents/${caller.id}/calls/${record.callId}.`, { callId: record.callId });
   }
-  const timeoutMs = Date.parse(record.deadline!) - DEADLINE_GRACE_MS - Date.now();
-  if (timeoutMs <= 0) throw timedOut(request.tool, planned.timeoutMs);
   const answers: InputAnswers = { inputResponses, ...(paused.requestState === undefined ? {} : { requestState: paused.requestState }) };
   const running = { ...record, inputRound: paused.round + 1 };
   const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator" };
+  const timeoutMs = Math.max(1, runsUntil - Date.now());
   return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, answers) };
 }
