@@ -9,7 +9,7 @@ import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
 import { pooledFetch } from "./pooled-fetch";
-import { cannotRelay, InputRequired, RelayRefusal } from "./relay";
+import { cannotRelay, InputRequired, isRelayed, RelayRefusal } from "./relay";
 import type { CallPeople, InputAnswers, InputRequests, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
@@ -253,8 +253,6 @@ function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
   const content = structured !== undefined ? JSON.stringify(structured) : joinedContent(whole);
   return { content, type: whole.isError ? "error" : structured !== undefined ? "json" : "text", mcpResult: whole };
 }
-
-const isRelayed = (method: string): method is RelayedRequest => method === "elicitation/create" || method === "sampling/createMessage";
 
 /**
  * What a 2026-07-28 server's input requests get. The agent's client answers them itself when it can: the call pauses

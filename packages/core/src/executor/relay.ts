@@ -49,6 +49,9 @@ export class InputRequired extends Error {
 
 export type RelayedRequest = "elicitation/create" | "sampling/createMessage";
 
+/** Whether a server's request is one toolgate carries to people: a question or a sampling request. */
+export const isRelayed = (method: string): method is RelayedRequest => method === "elicitation/create" || method === "sampling/createMessage";
+
 /**
  * Where a module's question (a form, never a URL) goes when the agent's client cannot take it, or its role sends every
  * question to the operators: the questions queue. Resolves with the answer (MCP elicitation's result), or undefined

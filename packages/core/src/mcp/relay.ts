@@ -4,7 +4,7 @@ import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { putClientReply, takeClientReply } from "../dynamo/mcp-clients";
 import type { ClientReply, McpClientRecord } from "../dynamo/mcp-clients";
 import type { Db } from "../dynamo/client";
-import { cannotRelay } from "../executor/relay";
+import { cannotRelay, isRelayed } from "../executor/relay";
 import type { CallRelay, InputRequests, RelayedRequest } from "../executor/relay";
 import { declaredClient } from "./handshake";
 
@@ -94,7 +94,7 @@ function modernClient(envelope: Record<string, unknown>): McpClientRecord {
 /** Whether a client takes every one of these requests (at least one): each a question or sampling request it declared. */
 const takesAll = (client: McpClientRecord, requests: InputRequests) =>
   Object.keys(requests).length > 0 &&
-  Object.values(requests).every(({ method, params }) => (method === "elicitation/create" || method === "sampling/createMessage") && takes(client, method, params ?? {}));
+  Object.values(requests).every(({ method, params }) => isRelayed(method) && takes(client, method, params ?? {}));
 
 /** A relay that can say when everything it was given to send has gone out (before the call's result goes). */
 export type ClientRelay = CallRelay & { settled(): Promise<void> };
