@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { createRemoteJWKSet } from "jose";
 import { TokenInvalid, verifiedPayload } from "./signature.js";
@@ -28,7 +28,7 @@ export function argumentsHash(args: unknown): string {
   } catch (error) {
     throw new NotCanonicalError(error instanceof Error ? error.message : String(error));
   }
-  return createHash("sha256").update(canonical ?? "null").digest("base64url");
+  return hash("sha256", canonical ?? "null", "base64url");
 }
 
 /** What a verified call token says: the call, the agent making it, and the moment toolgate stops waiting for it. */
@@ -64,14 +64,14 @@ export async function verifyCallToken(token: string | null | undefined, call: Si
     if (!(error instanceof TokenInvalid)) throw error;
     throw new CallRefused(`The ${CALL_TOKEN_HEADER} token is not valid for this module: ${error.message}.`);
   }
-  let hash: string | undefined;
+  let sentHash: string | undefined;
   try {
-    hash = argumentsHash(call.arguments);
+    sentHash = argumentsHash(call.arguments);
   } catch {
-    hash = undefined;
+    sentHash = undefined;
   }
   const named = (key: "callId" | "agentId", claim: unknown) => !(key in call) || call[key] === claim;
-  const same = named("callId", payload.jti) && named("agentId", payload.sub) && payload.tool === call.tool && payload.args === hash;
+  const same = named("callId", payload.jti) && named("agentId", payload.sub) && payload.tool === call.tool && payload.args === sentHash;
   if (!same) throw new CallRefused(`The ${CALL_TOKEN_HEADER} token was signed for another call: its call, agent, tool or arguments differ from the request's.`);
   return {
     callId: String(payload.jti),

@@ -1,10 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLocalJWKSet, decodeJwt, UnsecuredJWT } from "jose";
-import { expect, test } from "vitest";
+import { afterEach, expect, test, vi } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
 import { defineModule, defineTool } from "./index.js";
+import { KNOWN_KEY_MS } from "./signature.js";
 
 const URL_OF_MODULE = "http://notes.example.com/call";
 const signer = new CallSigner("module-signing-key-0123456789-0123456789");
@@ -136,4 +137,32 @@ test("a token that is not toolgate's ES256 signature is 401: unsigned (alg none)
   expect(await post(call, `${header}.${payload}.${other}`)).toMatchObject({ status: 401, body: { message: expect.stringContaining("signature verification failed") } });
   expect(await post(call, `${header}.${payload}`)).toMatchObject({ status: 401 });
   expect(ran.length).toBe(before);
+});
+
+test("a token whose header or payload is not base64url JSON is 401 saying so, and nothing runs", async () => {
+  const call = callOf("read_note", { title: "garbled" });
+  const [, payload, signature] = (await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 5_000 })).split(".");
+  const before = ran.length;
+  expect(await post(call, `not*json.${payload}.${signature}`)).toMatchObject({ status: 401, body: { message: expect.stringContaining("its header is not base64url-encoded JSON") } });
+  expect(await post(call, `${Buffer.from("[1]").toString("base64url")}.${payload}.${signature}`)).toMatchObject({ status: 401, body: { message: expect.stringContaining("its header is not a JSON object") } });
+  expect(ran.length).toBe(before);
+});
+
+afterEach(() => void vi.useRealTimers());
+
+test("a key the set stops answering with is refused within a minute, as soon as jose's own cache of the set would refuse it", async () => {
+  let published = signer.jwks();
+  const changing = defineModule({ id: "notes", description: "Notes.", tools: [readNote], toolgate: { keys: (header, token) => createLocalJWKSet(published)(header, token) }, url: URL_OF_MODULE });
+  const call = callOf("read_note", { title: "rotated" });
+  const token = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 10 * KNOWN_KEY_MS });
+  const send = async () => {
+    const request = new Request(URL_OF_MODULE, { method: "POST", headers: { "toolgate-call": token }, body: JSON.stringify(call) });
+    return (await changing.fetch(request)).status;
+  };
+  expect(await send()).toBe(200);
+  published = { keys: [] };
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+  expect(await send()).toBe(200);
+  vi.setSystemTime(Date.now() + KNOWN_KEY_MS + 1);
+  expect(await send()).toBe(401);
 });
