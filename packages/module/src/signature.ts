@@ -49,7 +49,9 @@ async function keyFor(keys: JWTVerifyGetKey, header: JWSHeaderParameters, parts:
   if (kid !== undefined) {
     let byKid = knownKeys.get(keys);
     if (!byKid) knownKeys.set(keys, (byKid = new Map()));
-    byKid.set(kid, { key, until: Date.now() + KNOWN_KEY_MS });
+    const now = Date.now();
+    for (const [stale, { until }] of byKid) if (until <= now) byKid.delete(stale);
+    byKid.set(kid, { key, until: now + KNOWN_KEY_MS });
   }
   return key;
 }
