@@ -1,4 +1,4 @@
-import { errorCatalog } from "../error";
+import { errorCatalog, ToolgateError } from "../error";
 
 /** The guard's refusals of a call, and the answers to a call that waits (an approval, a client's result). */
 export const GUARD_ERRORS = {
@@ -12,3 +12,6 @@ export const GUARD_ERRORS = {
 } as const;
 
 export const guardError = errorCatalog(GUARD_ERRORS);
+
+/** The same refusal or failure, naming the call it ended (its record holds the same code and message). */
+export const namingCall = (error: ToolgateError, callId: string) => new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });

@@ -22,6 +22,7 @@ import { createId } from "../id";
 import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
 import type { GuardDeps } from "./deps";
+import { namingCall } from "./errors";
 import type { CallRelay } from "../executor/relay";
 import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
@@ -138,7 +139,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   const refuse = async (error: ToolgateError, group: string | null, stored = storedCallArguments(request.arguments), decision?: PolicyDecision): Promise<never> => {
     const record = transitions.refused({ ...base(stored.stored), group, ...(decision ? { decision } : {}) }, storedError(error, stored.secrets), new Date()).to;
     await putCall(deps.db, record, expiresAt);
-    throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId });
+    throw namingCall(error, callId);
   };
 
   if (problem) return refuse(problem, META_GROUP_ID);

@@ -1,6 +1,6 @@
 import type { Agent } from "../agent/schema";
 import { DEADLINE_GRACE_MS, retentionExpiry, transitions } from "../call/lifecycle";
-import { redactArguments } from "../call/redact";
+import { redactArguments, storedError } from "../call/redact";
 import type { CallRecord, CallRequest } from "../call/schema";
 import * as Call from "../call/index";
 import { uncontended } from "../contention";
@@ -10,7 +10,7 @@ import { argumentsHash, timedOut } from "../executor/index";
 import type { InputAnswers } from "../executor/index";
 import { throughCallTool } from "./call-tool";
 import type { GuardDeps } from "./deps";
-import { guardError } from "./errors";
+import { guardError, namingCall } from "./errors";
 import { freshView } from "./index";
 import type { CallOptions, GuardedCallResponse } from "./index";
 import { plan } from "./plan";
@@ -39,10 +39,10 @@ function ended(record: CallRecord): GuardedCallResponse {
 }
 
 /** Settles a paused call the guard no longer lets go on (its tool taken away, or now needing an approval), and says why. */
-async function refuseToGoOn(deps: GuardDeps, record: CallRecord, error: ToolgateError): Promise<never> {
-  const settled = transitions.settled(record, { error: { status: 403, code: error.code, message: error.message } }, Date.now(), new Date());
+async function refuseToGoOn(deps: GuardDeps, record: CallRecord, error: ToolgateError, args: Record<string, unknown>): Promise<never> {
+  const settled = transitions.settled(record, { error: { status: 403, ...storedError(error, redactArguments(args).secrets) } }, Date.now(), new Date());
   await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, record)));
-  throw new ToolgateError(error.status, error.code, error.message, { ...error.details, callId: record.callId });
+  throw namingCall(error, record.callId);
 }
 
 /**
@@ -67,9 +67,9 @@ export async function goOn(
   if (Date.now() >= runsUntil) throw timedOut(request.tool, runsUntil - Date.parse(record.startedAt));
   const view = await freshView(deps, caller);
   const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
-  if (planned.kind === "refuse") return refuseToGoOn(deps, record, planned.error);
+  if (planned.kind === "refuse") return refuseToGoOn(deps, record, planned.error, request.arguments);
   if (planned.confirm || planned.group !== record.group)
-    return refuseToGoOn(deps, record, guardError("no_longer_allowed", `The call "${record.callId}" of "${request.tool}" cannot go on: the tool has changed since it started (it now needs an approval, or comes from another group). Call it again.`));
+    return refuseToGoOn(deps, record, guardError("no_longer_allowed", `The call "${record.callId}" of "${request.tool}" cannot go on: the tool has changed since it started (it now needs an approval, or comes from another group). Call it again.`), request.arguments);
   const claimed = await uncontended(deps.db.contentionDeadlineMs, () => claimInputRound(deps.db, caller.id, record.callId, paused.round));
   if (claimed === "moved") {
     const now = await Call.get(deps.db, caller.id, paused.callId);

@@ -12,6 +12,7 @@ import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
 import type { FormRequest } from "../question/module";
 import type { Executor, ToolResult } from "../executor/schema";
+import { namingCall } from "./errors";
 import type { GuardSettings } from "./settings";
 
 export type RunOutcome = { callId: string; status: "completed" | "error"; result: ToolResult };
@@ -71,6 +72,6 @@ export async function runAndSettle(
     },
   );
   if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);
-  if (failure) throw new ToolgateError(failure.status, failure.code, failure.message, { ...failure.details, callId: running.callId });
+  if (failure) throw namingCall(failure, running.callId);
   return { callId: running.callId, status: settled.to.status as RunOutcome["status"], result: result! };
 }
