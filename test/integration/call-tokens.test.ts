@@ -98,3 +98,15 @@ test("an MCP module's tools/call carries the call token too, for the server's ow
   const claims = await verified(received.headers[CALL_TOKEN_HEADER], upstream.url);
   expect(claims).toMatchObject({ jti: response.body.callId, sub: agent.id, tool: "lookup", args: argumentsHash({ word: "gate" }, "any") });
 });
+
+test("arguments no token can name (text that is not well-formed Unicode) end the call as a recorded invalid_arguments failure, before any executor hears of it", async () => {
+  const groupId = unique("unsignable");
+  await putGroup(request, groupId, { description: "Tools whose calls are signed.", executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(`${groupId}_echo`)] });
+  const { agent, token } = await agentIn(groupId);
+  const response = await request("POST", `/agents/${agent.id}/calls`, { token, rawBody: `{"tool": "${groupId}_echo", "arguments": {"word": "\\ud800"}}` });
+  expect(response.status, JSON.stringify(response.body)).toBe(400);
+  expect(response.body).toMatchObject({ error: "invalid_arguments", message: expect.stringContaining("lone surrogate") });
+  expect(executor.requestsFor(`${groupId}_echo`)).toHaveLength(0);
+  const recorded = await request("GET", `/agents/${agent.id}/calls/${response.body.callId}`, { token });
+  expect(recorded.body).toMatchObject({ status: "error", error: { code: "invalid_arguments" } });
+});
