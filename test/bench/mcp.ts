@@ -8,6 +8,7 @@ import { serve } from "@hono/node-server";
 import * as z from "zod";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
+import { startSdkProxy } from "./sdk-proxy";
 import { httpClient, inShuffledRounds, percentile } from "./support";
 import type { HttpClient } from "./support";
 
@@ -134,6 +135,9 @@ export async function benchMcp(options: {
   );
   const toUpstream = new Client({ name: "bench", version: "1.0.0" });
   await toUpstream.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
+  const sdkProxy = await startSdkProxy(upstream.url);
+  const viaSdkProxy = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await viaSdkProxy.connect(new StreamableHTTPClientTransport(new URL(sdkProxy.url)));
   const proxy = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
   const viaPeer = new Client({ name: "bench", version: "1.0.0" });
   await viaPeer.connect(
@@ -167,6 +171,7 @@ export async function benchMcp(options: {
       toolgateProxy: recorded(calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
+      sdkProxy: calling(viaSdkProxy),
     });
     const floorP50 = times.floor.p50;
     const overheadP50 = times.toolgate.p50 - times.direct.p50;
@@ -191,16 +196,23 @@ export async function benchMcp(options: {
     out("mcp_proxy_overhead_p99_ms", (times.toolgateProxy.p99 - times.upstream.p99).toFixed(2));
     out("mcp_proxy_dynamodb_floor_p50_ms", times.proxyFloor.p50.toFixed(2));
     out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - times.proxyFloor.p50) / peerP50).toFixed(2));
+    const sdkProxyP50 = times.sdkProxy.p50 - times.upstream.p50;
+    out("mcp_sdk_proxy_overhead_p50_ms", sdkProxyP50.toFixed(2));
+    out("mcp_sdk_proxy_overhead_vs_peer", (sdkProxyP50 / peerP50).toFixed(2));
+    out("mcp_proxy_overhead_minus_floor_minus_sdk_proxy_p50_ms", (proxyP50 - times.proxyFloor.p50 - sdkProxyP50).toFixed(2));
     options.note(
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
         `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floor.operations}; ` +
         `${await floor.removeItems()} floor items removed after); the same /mcp call through the v2 Client (mcp_v2_client_*; ` +
         `mcp_client_* is that Client's own cost); mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to ` +
         `the same executor, and that server directly, both through the v2 Client; toolgate's /mcp in front of that server ` +
-        `(an mcp executor: mcp_proxy_*), through the v2 Client, with the DynamoDB floor of its own last call (mcp_proxy_dynamodb_floor_*)`,
+        `(an mcp executor: mcp_proxy_*), through the v2 Client, with the DynamoDB floor of its own last call (mcp_proxy_dynamodb_floor_*); ` +
+        `the official SDK's stateless handler forwarding each tools/call to that server with one kept Client, ungoverned (mcp_sdk_proxy_*: ` +
+        `what an HTTP gateway on the same SDK pays before doing anything of its own), through the v2 Client`,
     );
   } finally {
-    await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close()]);
+    await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close(), viaSdkProxy.close()]);
+    await sdkProxy.close();
     toolgate.close();
     await upstream.close();
   }

@@ -1,0 +1,36 @@
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { serve } from "@hono/node-server";
+
+/**
+ * The plainest HTTP MCP proxy there is: the official SDK's stateless handler, whose tools/call is forwarded to the
+ * upstream with one kept Client (2026-07-28, its own fetch). No governance, no record, nothing filtered: what any
+ * HTTP gateway built on the same SDK pays before it does anything of its own, measured beside toolgate's proxy.
+ */
+export async function startSdkProxy(upstreamUrl: string) {
+  const forward = new Client({ name: "bench-sdk-proxy", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await forward.connect(new StreamableHTTPClientTransport(new URL(upstreamUrl)));
+  const handler = createMcpHandler(
+    () => {
+      const server = new Server({ name: "bench-sdk-proxy", version: "1.0.0" }, { capabilities: { tools: {} } });
+      server.setRequestHandler("tools/call", async ({ params }) => (await forward.callTool({ name: params.name, arguments: params.arguments ?? {} })) as CallToolResult);
+      return server;
+    },
+    { legacy: "stateless", responseMode: "auto" },
+  );
+  const server = serve({ fetch: (request: Request) => handler.fetch(request), port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      await forward.close();
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+    },
+  };
+}
