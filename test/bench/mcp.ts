@@ -148,6 +148,7 @@ export async function benchMcp(options: {
   // Each path's own: a call forwarded to an MCP server writes a record of its own (the answer's summary with it).
   let lastCall: DynamoRequest[] = [];
   let lastProxyCall: DynamoRequest[] = [];
+  let floorOperations = "";
   const recorded =
     (caller: Caller, keep: (requests: DynamoRequest[]) => void): Caller =>
     async (i) => {
@@ -163,7 +164,11 @@ export async function benchMcp(options: {
     if (peerTools.join() !== "bench_echo") throw new Error(`the proxy should list only bench_echo, it listed ${peerTools.join(", ")}`);
     const times = await interleaved({
       toolgate: recorded(posting(toolgate, options.agentToken), (requests) => (lastCall = requests)),
-      floor: () => floor.replay(lastCall),
+      floor: async () => {
+        const ms = await floor.replay(lastCall);
+        floorOperations = floor.operations;
+        return ms;
+      },
       proxyFloor: () => floor.replay(lastProxyCall),
       direct: options.direct,
       rest: options.rest,
@@ -172,6 +177,15 @@ export async function benchMcp(options: {
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
       sdkProxy: calling(viaSdkProxy),
+      // Each replay times its own requests (not their planning), as the floor does.
+      sdkProxyAmidFloor: async (i) => {
+        const requests = lastProxyCall;
+        const before = await floor.replay(requests.slice(0, -1));
+        const started = performance.now();
+        await calling(viaSdkProxy)(i);
+        const forwarded = performance.now() - started;
+        return before + forwarded + (await floor.replay(requests.slice(-1)));
+      },
     });
     const floorP50 = times.floor.p50;
     const overheadP50 = times.toolgate.p50 - times.direct.p50;
@@ -200,15 +214,19 @@ export async function benchMcp(options: {
     out("mcp_sdk_proxy_overhead_p50_ms", sdkProxyP50.toFixed(2));
     out("mcp_sdk_proxy_overhead_vs_peer", (sdkProxyP50 / peerP50).toFixed(2));
     out("mcp_proxy_overhead_minus_floor_minus_sdk_proxy_p50_ms", (proxyP50 - times.proxyFloor.p50 - sdkProxyP50).toFixed(2));
+    out("mcp_sdk_proxy_amid_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloor.p50 - times.sdkProxy.p50).toFixed(2));
+    out("mcp_proxy_minus_sdk_proxy_amid_floor_vs_peer", ((times.toolgateProxy.p50 - times.sdkProxyAmidFloor.p50) / peerP50).toFixed(2));
     options.note(
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
-        `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floor.operations}; ` +
+        `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floorOperations}; ` +
         `${await floor.removeItems()} floor items removed after); the same /mcp call through the v2 Client (mcp_v2_client_*; ` +
         `mcp_client_* is that Client's own cost); mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to ` +
         `the same executor, and that server directly, both through the v2 Client; toolgate's /mcp in front of that server ` +
         `(an mcp executor: mcp_proxy_*), through the v2 Client, with the DynamoDB floor of its own last call (mcp_proxy_dynamodb_floor_*); ` +
         `the official SDK's stateless handler forwarding each tools/call to that server with one kept Client, ungoverned (mcp_sdk_proxy_*: ` +
-        `what an HTTP gateway on the same SDK pays before doing anything of its own), through the v2 Client`,
+        `what an HTTP gateway on the same SDK pays before doing anything of its own), through the v2 Client; and that proxy's ` +
+        `call amid the proxied call's DynamoDB floor, replayed where toolgate makes those requests (the settle after the forward, the ` +
+        `rest before: mcp_sdk_proxy_amid_floor_*)`,
     );
   } finally {
     await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close(), viaSdkProxy.close()]);
