@@ -22,22 +22,11 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 /** The tools toolgate runs itself (the built-in area's `nativeRunner`): one call, until its signal aborts. */
 export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
 
-/** The header that names one call to its executor, signed (see call-token.ts); a tool that never leaves toolgate has none. */
-export type CallToken = Record<string, string>;
-
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
- * `signer`: signs the call token every request to the executor carries; `callToken`: that token signed ahead (signCall).
+ * `signer`: signs the call token every request to the executor carries.
  */
-export type RunOptions = {
-  timeoutMs: number;
-  natives?: Natives;
-  secrets: SecretSource;
-  signer: CallSigner;
-  callToken?: Promise<CallToken>;
-  people?: CallPeople;
-  answers?: InputAnswers;
-};
+export type RunOptions = { timeoutMs: number; natives?: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople; answers?: InputAnswers };
 export type { CallPeople, CallRelay, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
 export { InputRequired } from "./relay";
 
@@ -46,22 +35,9 @@ export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER
 export type { Jwks } from "./call-token";
 
 /** The header naming this call to the executor at `url`, signed. */
-const callTokenFor = async (call: ExecutorCall, url: string, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> => ({
+const callTokenFor = async (call: ExecutorCall, url: string, { signer, timeoutMs }: RunOptions) => ({
   [CALL_TOKEN_HEADER]: await signer.sign({ ...call, audience: url, timeoutMs }),
 });
-
-/**
- * The call's token for its executor, signed now: a caller with time to spare (while the call's admission travels)
- * signs it then and hands it to run() as `callToken`. An MCP server's token names the tool as the server knows it:
- * its own name, without toolgate's prefix. Arguments that cannot be hashed reject it with invalid_arguments.
- */
-export function signCall(executor: Executor, call: ExecutorCall, options: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> {
-  if (executor.type === "http") return callTokenFor(call, executor.url, options);
-  if (executor.type === "mcp") return callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options);
-  return Promise.resolve({});
-}
-
-const callTokenOf = (executor: HttpExecutor | McpExecutor, call: ExecutorCall, options: RunOptions) => options.callToken ?? signCall(executor, call, options);
 
 const clientExecuted = (tool: string) =>
   executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
@@ -74,11 +50,20 @@ async function runNative(call: ExecutorCall, { natives, timeoutMs }: RunOptions)
   return Promise.race([natives.run(call, signal), aborted]);
 }
 
+/** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, options.people, await callTokenOf(executor, call, options), options.answers);
+  (await loadMcp()).runMcpExecutor(
+    executor,
+    call,
+    options.secrets,
+    options.timeoutMs,
+    options.people,
+    await callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options),
+    options.answers,
+  );
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
-  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenOf(executor, call, options) });
+  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });
 
 type Runner<E extends Executor> = (executor: E, call: ExecutorCall, options: RunOptions) => Promise<ToolResult>;
 

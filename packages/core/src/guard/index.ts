@@ -28,7 +28,7 @@ import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
 import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
-import { runAndSettle, signAhead } from "./run";
+import { runAndSettle } from "./run";
 import type { RunOutcome } from "./run";
 import { admit } from "./state";
 
@@ -117,8 +117,7 @@ const questionsToOperators = (view: View) => view.access.role.questions === "ope
  * guard state, which also proves its token current, the call's start and the versions that prove the cached plan
  * current, written and read together) — and one write of the outcome after it. When policies apply to the call, Cedar
  * answers while the admission's first requests travel: the start, which records the answer, follows them; a call the
- * policies refuse has the counters it counted put back. The token of a call that runs now is signed while its
- * admission travels. A call_tool call is the call of the tool it names, and recorded as that tool's.
+ * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest, options: CallOptions = {}): Promise<GuardedCallResponse> {
   const { request, problem } = await throughCallTool(asked);
@@ -205,20 +204,18 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           return { kind: "refused", planned, counted: guard.state } as const;
         }
         const next = admission(deps, planned, base({ arguments: null }), questionsToOperators(view) ? {} : options);
-        const completing = pending
+        const { guard: written, check } = await pending
           .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
           .catch((error: unknown) => {
             if (!(error instanceof AdmissionWriteError)) throw error;
             startWritten = error.startWritten;
             throw error.cause;
           });
-        const callToken = next.record.status === "running" ? signAhead(deps, next.planned.executor, next.record, next.planned.args, next.planned.timeoutMs, caller.department) : undefined;
-        const { guard: written, check } = await completing;
         startWritten = true;
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
         else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
         else deps.states.forget(caller.id);
-        return { kind: "written", written, check, next, callToken, before: guard.state, after: admitted.next } as const;
+        return { kind: "written", written, check, next, before: guard.state, after: admitted.next } as const;
       });
 
       if (decided.kind === "refused") {
@@ -239,7 +236,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
             : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
         return await refuseUncounted(error, decided.planned.group, decided.planned.decision);
       }
-      const { written, check, next, callToken } = decided;
+      const { written, check, next } = decided;
       if (written.kind === "contention") {
         await sleep(backoffMs(attempt));
         continue;
@@ -271,7 +268,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         department: caller.department,
         relay: options.relay,
         questionsToOperators: questionsToOperators(view),
-      }, callToken ? { callToken } : {}) };
+      }) };
     }
   } catch (error) {
     const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;

@@ -80,5 +80,5 @@ export async function goOn(
   const running = { ...record, inputRound: paused.round + 1 };
   const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator" };
   const timeoutMs = Math.max(1, runsUntil - Date.now());
-  return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, { answers }) };
+  return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, answers) };
 }

@@ -1,4 +1,3 @@
-import { setImmediate as turn } from "node:timers/promises";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import { redactArguments, storedError, storedResult } from "../call/redact";
 import type { CallRecord } from "../call/schema";
@@ -6,8 +5,8 @@ import { uncontended } from "../contention";
 import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { InputRequired, run, signCall, timedOut } from "../executor/index";
-import type { CallRelay, CallSigner, CallToken, ExecutorCall, InputAnswers, Natives, SecretSource } from "../executor/index";
+import { InputRequired, run, timedOut } from "../executor/index";
+import type { CallRelay, CallSigner, InputAnswers, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -25,30 +24,6 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
  * its role sends every question to the operators.
  */
 export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean };
-
-/** How a run begins: with a paused call's answers, or with its token signed ahead (signAhead). */
-export type RunStart = { answers?: InputAnswers; callToken?: Promise<CallToken> };
-
-/** The call as its executor receives it. */
-const executorCall = (running: CallRecord, args: Record<string, unknown>, department?: string | null): ExecutorCall => ({
-  callId: running.callId,
-  tool: running.tool,
-  agentId: running.agentId,
-  roleId: running.roleId,
-  ...(department ? { department } : {}),
-  arguments: args,
-});
-
-/**
- * The call's token, signed while its admission's requests travel: they leave the process first (a turn of the event
- * loop), then the signature is made during their round trip rather than after it. A failure to sign reaches the
- * caller when the call runs, as it would have there.
- */
-export function signAhead(deps: RunDeps, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number, department?: string | null): Promise<CallToken> {
-  const signing = turn().then(() => signCall(executor, executorCall(running, args, department), { signer: deps.signer, timeoutMs }));
-  signing.catch(() => {});
-  return signing;
-}
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
@@ -73,17 +48,17 @@ export async function runAndSettle(
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
   { department, relay, questionsToOperators = false }: RunPeople = {},
-  { answers, callToken }: RunStart = {},
+  answers?: InputAnswers,
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
   const deadline = new Date(startedRunning + timeoutMs);
   const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline, signal);
   const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
-  const call = executorCall(running, args, department);
+  const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, ...(department ? { department } : {}), arguments: args };
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(answers ? { answers } : {}), ...(callToken ? { callToken } : {}) });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(answers ? { answers } : {}) });
   } catch (error) {
     if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0);
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
