@@ -138,6 +138,7 @@ export async function benchMcp(options: {
   const sdkProxy = await startSdkProxy(upstream.url);
   const viaSdkProxy = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await viaSdkProxy.connect(new StreamableHTTPClientTransport(new URL(sdkProxy.url)));
+  const throughSdkProxy = calling(viaSdkProxy);
   const proxy = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
   const viaPeer = new Client({ name: "bench", version: "1.0.0" });
   await viaPeer.connect(
@@ -176,13 +177,13 @@ export async function benchMcp(options: {
       toolgateProxy: recorded(calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
-      sdkProxy: calling(viaSdkProxy),
+      sdkProxy: throughSdkProxy,
       // Each replay times its own requests (not their planning), as the floor does.
       sdkProxyAmidFloor: async (i) => {
         const requests = lastProxyCall;
         const before = await floor.replay(requests.slice(0, -1));
         const started = performance.now();
-        await calling(viaSdkProxy)(i);
+        await throughSdkProxy(i);
         const forwarded = performance.now() - started;
         return before + forwarded + (await floor.replay(requests.slice(-1)));
       },

@@ -1,8 +1,7 @@
-import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { serve } from "@hono/node-server";
+import { serveFetch } from "../support/http-server";
 
 /**
  * The plainest HTTP MCP proxy there is: the official SDK's stateless handler, whose tools/call is forwarded to the
@@ -20,17 +19,12 @@ export async function startSdkProxy(upstreamUrl: string) {
     },
     { legacy: "stateless", responseMode: "auto" },
   );
-  const server = serve({ fetch: (request: Request) => handler.fetch(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  const { port } = server.address() as AddressInfo;
+  const served = await serveFetch((request) => handler.fetch(request));
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${served.url}/mcp`,
     close: async () => {
       await forward.close();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      });
+      await served.close();
     },
   };
 }
