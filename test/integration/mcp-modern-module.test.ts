@@ -21,11 +21,14 @@ const TOOLS: Tool[] = [
   { name: "chatty", description: "Logs while it runs.", inputSchema: NO_ARGUMENTS },
   { name: "whoami", description: "Asks the user who they are.", inputSchema: NO_ARGUMENTS },
   { name: "slow_whoami", description: "Asks the user who they are, then takes its time.", inputSchema: NO_ARGUMENTS },
+  { name: "pondering_whoami", description: "Takes its time, then asks the user who they are.", inputSchema: NO_ARGUMENTS },
   { name: "media", description: "Answers with an image and a recording.", inputSchema: NO_ARGUMENTS },
 ];
 
 /** What slow_whoami waits for once it has its answer: the test lets it finish. */
 let held: Promise<void> = Promise.resolve();
+/** How long pondering_whoami runs before it asks. */
+const PONDER_MS = 200;
 
 /** A module on MCP 2026-07-28 (stateless, one handler per request): its question is an input_required answer, asked again with the reply. */
 function modernModule(): Server {
@@ -48,8 +51,10 @@ function modernModule(): Server {
         await ctx.mcpReq.log("warning", "halfway");
         return text("talked");
       case "whoami":
-      case "slow_whoami": {
+      case "slow_whoami":
+      case "pondering_whoami": {
         const reply = inputResponse(ctx.mcpReq.inputResponses, "who");
+        if (reply.kind !== "elicit" && request.params.name === "pondering_whoami") await sleep(PONDER_MS);
         if (reply.kind !== "elicit") return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: CONTACT_FORM }) } });
         if (request.params.name === "slow_whoami") await held;
         return text(`${reply.action}: ${JSON.stringify(reply.content ?? {})}`);
@@ -229,4 +234,39 @@ test("an MCP module on 2026-07-28 - answers that come after the call's timeout d
 
   expect(late).toMatchObject({ isError: true, _meta: { code: "tool_timeout" } });
   expect(answered.length).toBe(before);
+});
+
+type CallRecord = { status: string; startedAt: string; finishedAt: string; durationMs: number; error?: { code: string } };
+
+test("an MCP module on 2026-07-28 - a paused call's duration is the time its tool ran, over both rounds, not the time its user took to answer", async () => {
+  const { agent, token } = await agentWithGroups(request, [group]);
+  const paused = (await postCall(token, 1, { name: "pondering_whoami", arguments: {} })).result;
+  expect(paused).toMatchObject({ resultType: "input_required" });
+  const thinkingMs = 400;
+  await sleep(thinkingMs);
+
+  const done = (await postCall(token, 2, { name: "pondering_whoami", arguments: {}, inputResponses: { who: { action: "accept", content: { username: "ada" } } }, requestState: paused.requestState })).result;
+
+  expect(done).toMatchObject({ content: [{ type: "text", text: 'accept: {"username":"ada"}' }] });
+  const record = (await request("GET", `/agents/${agent.id}/calls/${(done._meta as { callId: string }).callId}`)).body as CallRecord;
+  expect(record.status).toBe("completed");
+  expect(record.durationMs).toBeGreaterThanOrEqual(PONDER_MS);
+  expect(record.durationMs).toBeLessThanOrEqual(Date.parse(record.finishedAt) - Date.parse(record.startedAt) - thinkingMs);
+});
+
+test("an MCP module on 2026-07-28 - a paused call refused on going on (its tool disabled meanwhile) is recorded with the time its tool ran before the pause", async () => {
+  const { agent, token } = await agentWithGroups(request, [group]);
+  const paused = (await postCall(token, 1, { name: "pondering_whoami", arguments: {} })).result;
+  expect(paused).toMatchObject({ resultType: "input_required" });
+  expect((await request("POST", "/tools/pondering_whoami/disable")).status).toBe(200);
+  try {
+    const refused = (await postCall(token, 2, { name: "pondering_whoami", arguments: {}, inputResponses: { who: { action: "accept", content: { username: "ada" } } }, requestState: paused.requestState })).result;
+
+    expect(refused).toMatchObject({ isError: true, _meta: { code: "tool_disabled" } });
+    const calls = (await request("GET", `/agents/${agent.id}/calls?tool=pondering_whoami`)).body.calls as CallRecord[];
+    expect(calls).toEqual([expect.objectContaining({ status: "refused", error: expect.objectContaining({ code: "tool_disabled" }) })]);
+    expect(calls[0]!.durationMs).toBeGreaterThanOrEqual(PONDER_MS);
+  } finally {
+    expect((await request("POST", "/tools/pondering_whoami/enable")).status).toBe(200);
+  }
 });

@@ -57,8 +57,8 @@ export const transitions = {
   },
 
   /** The tool's outcome: its result, or the failure of its executor (a refusal the tool itself made is recorded as refused). */
-  settled(running: CallRecord, outcome: { result: StoredResult } | { error: { status: number; code: string; message: string } }, startedRunning: number, now: Date): Transition {
-    const timing = { finishedAt: now.toISOString(), durationMs: now.getTime() - startedRunning };
+  settled(running: CallRecord, outcome: { result: StoredResult } | { error: { status: number; code: string; message: string } }, ranMs: number, now: Date): Transition {
+    const timing = { finishedAt: now.toISOString(), durationMs: ranMs };
     const ran = withoutDeadline(running);
     if ("result" in outcome)
       return { from: "running", to: { ...ran, ...timing, status: outcome.result.type === "error" ? "error" : "completed", result: outcome.result } };

@@ -36,14 +36,14 @@ export class InputRequired extends Error {
   constructor(
     readonly inputRequests: InputRequests,
     readonly requestState: string | undefined,
-    /** The paused call and which of its pauses this is (from 0), once the guard knows them. */
-    readonly paused?: { callId: string; round: number },
+    /** The paused call, which of its pauses this is (from 0), and how long its tool has run so far, once the guard knows them. */
+    readonly paused?: { callId: string; round: number; ranMs: number },
   ) {
     super("The tool's MCP server asks the agent's client for input.");
   }
 
-  of(callId: string, round: number) {
-    return new InputRequired(this.inputRequests, this.requestState, { callId, round });
+  of(callId: string, round: number, ranMs: number) {
+    return new InputRequired(this.inputRequests, this.requestState, { callId, round, ranMs });
   }
 }
 

@@ -19,9 +19,9 @@ import { runAndSettle } from "./run";
 /**
  * A call paused while its agent's own client answers what the tool's MCP server asked (MCP 2026-07-28's input round
  * trip), as its sealed request state names it: the call, the tool and arguments it was asked with (their hash; call_tool
- * names its tool in them), which pause this is, and the server's own request state.
+ * names its tool in them), which pause this is, how long its tool had run, and the server's own request state.
  */
-export type PausedCall = { callId: string; tool: string; argumentsHash: string; round: number; requestState?: string };
+export type PausedCall = { callId: string; tool: string; argumentsHash: string; round: number; ranMs: number; requestState?: string };
 
 const notThePausedCall = (callId: string) =>
   guardError(
@@ -39,8 +39,8 @@ function ended(record: CallRecord): GuardedCallResponse {
 }
 
 /** Settles a paused call the guard no longer lets go on (its tool taken away, or now needing an approval), and says why. */
-async function refuseToGoOn(deps: GuardDeps, record: CallRecord, error: ToolgateError, args: Record<string, unknown>): Promise<never> {
-  const settled = transitions.settled(record, { error: { status: 403, ...storedError(error, redactArguments(args).secrets) } }, Date.now(), new Date());
+async function refuseToGoOn(deps: GuardDeps, record: CallRecord, paused: PausedCall, error: ToolgateError, args: Record<string, unknown>): Promise<never> {
+  const settled = transitions.settled(record, { error: { status: 403, ...storedError(error, redactArguments(args).secrets) } }, paused.ranMs, new Date());
   await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, record)));
   throw namingCall(error, record.callId);
 }
@@ -67,9 +67,9 @@ export async function goOn(
   if (Date.now() >= runsUntil) throw timedOut(request.tool, runsUntil - Date.parse(record.startedAt));
   const view = await freshView(deps, caller);
   const planned = await plan(view.access, request.tool, request.arguments, deps.settings);
-  if (planned.kind === "refuse") return refuseToGoOn(deps, record, planned.error, request.arguments);
+  if (planned.kind === "refuse") return refuseToGoOn(deps, record, paused, planned.error, request.arguments);
   if (planned.confirm || planned.group !== record.group)
-    return refuseToGoOn(deps, record, guardError("no_longer_allowed", `The call "${record.callId}" of "${request.tool}" cannot go on: the tool has changed since it started (it now needs an approval, or comes from another group). Call it again.`), request.arguments);
+    return refuseToGoOn(deps, record, paused, guardError("no_longer_allowed", `The call "${record.callId}" of "${request.tool}" cannot go on: the tool has changed since it started (it now needs an approval, or comes from another group). Call it again.`), request.arguments);
   const claimed = await uncontended(deps.db.contentionDeadlineMs, () => claimInputRound(deps.db, caller.id, record.callId, paused.round));
   if (claimed === "moved") {
     const now = await Call.get(deps.db, caller.id, paused.callId);
@@ -80,5 +80,6 @@ export async function goOn(
   const running = { ...record, inputRound: paused.round + 1 };
   const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator" };
   const timeoutMs = Math.max(1, runsUntil - Date.now());
-  return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, answers) };
+  const resumed = { answers, ranMs: paused.ranMs };
+  return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, resumed) };
 }

@@ -25,6 +25,9 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
  */
 export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean };
 
+/** A paused call going on: its agent's client's answers, and how long its tool ran before (the pauses not counted). */
+export type Resumed = { answers: InputAnswers; ranMs: number };
+
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
   commonError(
@@ -38,7 +41,7 @@ const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =
  * Runs an admitted call with its executor, records the outcome once (with no secret of the arguments in it),
  * and answers as the caller should see it. A 403 from the tool itself (a native tool refusing on permission) is recorded as refused.
  * A call whose MCP server asks the agent's own client for input pauses (InputRequired, naming the call) and stays
- * running; `answers` takes a paused call on.
+ * running; `resumed` takes a paused call on. The recorded duration is how long the tool ran, over all its rounds.
  */
 export async function runAndSettle(
   deps: RunDeps,
@@ -48,9 +51,10 @@ export async function runAndSettle(
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
   { department, relay, questionsToOperators = false }: RunPeople = {},
-  answers?: InputAnswers,
+  resumed?: Resumed,
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
+  const ranMs = () => Date.now() - startedRunning + (resumed?.ranMs ?? 0);
   const deadline = new Date(startedRunning + timeoutMs);
   const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline, signal);
   const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
@@ -58,14 +62,14 @@ export async function runAndSettle(
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(answers ? { answers } : {}) });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(resumed ? { answers: resumed.answers } : {}) });
   } catch (error) {
-    if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0);
+    if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0, ranMs());
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
   const outcome = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
-  const settled = transitions.settled(running, outcome, startedRunning, new Date());
+  const settled = transitions.settled(running, outcome, ranMs(), new Date());
   const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
     (error: unknown) => {
       throw error instanceof StoreUnavailableError ? outcomeNotRecorded(running, error) : error;

@@ -18,6 +18,7 @@ export function pauseCall(seal: ArgumentSeal, agentId: string, tool: string, arg
     agentId,
     callId: paused!.callId,
     round: paused!.round,
+    ranMs: paused!.ranMs,
     tool,
     argumentsHash: argumentsHash(args, tool),
     ...(requestState === undefined ? {} : { requestState }),
@@ -30,7 +31,9 @@ export function pausedOf(seal: ArgumentSeal, requestState: unknown, agentId: str
   if (typeof requestState !== "string") return undefined;
   const state = seal.open(requestState) as Partial<PausedState> | undefined;
   if (state?.kind !== "toolgate/paused-call" || state.agentId !== agentId) return undefined;
-  const { callId, tool, argumentsHash: hash, round, requestState: upstream } = state;
+  const { callId, tool, argumentsHash: hash, round, ranMs, requestState: upstream } = state;
   if (typeof callId !== "string" || typeof tool !== "string" || typeof hash !== "string" || typeof round !== "number") return undefined;
-  return { callId, tool, argumentsHash: hash, round, ...(typeof upstream === "string" ? { requestState: upstream } : {}) };
+  // A state sealed before pauses carried the tool's time so far counts none.
+  const ran = typeof ranMs === "number" && ranMs >= 0 ? ranMs : 0;
+  return { callId, tool, argumentsHash: hash, round, ranMs: ran, ...(typeof upstream === "string" ? { requestState: upstream } : {}) };
 }
