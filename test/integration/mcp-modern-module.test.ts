@@ -54,8 +54,10 @@ function modernModule(): Server {
       case "slow_whoami":
       case "pondering_whoami": {
         const reply = inputResponse(ctx.mcpReq.inputResponses, "who");
-        if (reply.kind !== "elicit" && request.params.name === "pondering_whoami") await sleep(PONDER_MS);
-        if (reply.kind !== "elicit") return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: CONTACT_FORM }) } });
+        if (reply.kind !== "elicit") {
+          if (request.params.name === "pondering_whoami") await sleep(PONDER_MS);
+          return inputRequired({ inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: CONTACT_FORM }) } });
+        }
         if (request.params.name === "slow_whoami") await held;
         return text(`${reply.action}: ${JSON.stringify(reply.content ?? {})}`);
       }
