@@ -49,6 +49,10 @@ const DOCUMENT_COMMANDS: Record<string, DocumentCommand> = {
 };
 
 type Step = { operation: string; command: object };
+/** Requests made together, and how long toolgate's call was between the group before and these (its tool running). */
+type Group = { steps: Step[]; afterMs: number };
+
+const idle = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * A default SDK client carrying the bench's instruments exactly as toolgate's client carries them (asking for
@@ -60,6 +64,17 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
   timeDynamo(client);
   countRoundTrips(client, () => {});
   return client;
+}
+
+/** Deletes the items with these keys, 25 to a request. */
+export async function deleteItems(client: DynamoDBClient, table: string, keys: readonly Item[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
+    let requests: Record<string, any> | undefined = { [table]: keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })) };
+    while (requests && Object.keys(requests).length > 0) {
+      const written: BatchWriteItemCommandOutput = await client.send(new BatchWriteItemCommand({ RequestItems: requests }));
+      requests = written.UnprocessedItems;
+    }
+  }
 }
 
 /** Requests in start order, grouped where they overlapped in time (those were in flight together). */
@@ -119,31 +134,29 @@ export class DynamoFloor {
     return new DynamoFloor(client, await describeTable(client, table));
   }
 
-  /** Replays the requests and returns the wall time, in ms, of making them (marshalling included). */
-  async replay(requests: readonly DynamoRequest[]): Promise<number> {
+  /**
+   * Replays the requests and returns the wall time, in ms, of making them (marshalling included). `spaced`: each group
+   * of requests comes as long after the one before as it came in toolgate's call, idle and not timed. DynamoDB Local
+   * answers a request that comes a few ms after the last ones more slowly than one that comes right after them.
+   */
+  async replay(requests: readonly DynamoRequest[], { spaced = false } = {}): Promise<number> {
     const plan = this.plan(requests);
-    const started = performance.now();
-    for (const group of plan) {
-      if (group.length === 1) await this.doc.send(group[0]!.command as any);
-      else await Promise.all(group.map((step) => this.doc.send(step.command as any)));
+    let elapsed = 0;
+    for (const { steps, afterMs } of plan) {
+      if (spaced && afterMs > 0) await idle(afterMs);
+      const started = performance.now();
+      if (steps.length === 1) await this.doc.send(steps[0]!.command as any);
+      else await Promise.all(steps.map((step) => this.doc.send(step.command as any)));
+      elapsed += performance.now() - started;
     }
-    const elapsed = performance.now() - started;
-    this.operations = plan.map((group) => group.map((step) => step.operation).join("+")).join(",") || "none";
+    this.operations = plan.map(({ steps }) => steps.map((step) => step.operation).join("+")).join(",") || "none";
     return elapsed;
   }
 
   /** Deletes every item the floor wrote, so the rest of the bench sees the table as the guard left it. */
   async removeItems(): Promise<number> {
     const keys = [...this.floorKeys.values()];
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-      let requests: Record<string, any> | undefined = {
-        [this.shape.table]: keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })),
-      };
-      while (requests && Object.keys(requests).length > 0) {
-        const written: BatchWriteItemCommandOutput = await this.client.send(new BatchWriteItemCommand({ RequestItems: requests }));
-        requests = written.UnprocessedItems;
-      }
-    }
+    await deleteItems(this.client, this.shape.table, keys);
     this.floorKeys.clear();
     return keys.length;
   }
@@ -152,13 +165,16 @@ export class DynamoFloor {
     this.client.destroy();
   }
 
-  private plan(requests: readonly DynamoRequest[]): Step[][] {
+  private plan(requests: readonly DynamoRequest[]): Group[] {
     const prefix = `${FLOOR_PREFIX}${++this.replays}#`;
     const written = new Set<string>();
+    let lastEndedMs: number | undefined;
     return concurrentGroups(requests).map((group) => {
+      const afterMs = lastEndedMs === undefined ? 0 : Math.max(0, group[0]!.startedMs - lastEndedMs);
+      lastEndedMs = Math.max(...group.map((request) => request.endedMs));
       // Requests in flight together cannot count on each other's writes: mark the group's writes after it.
       const writtenBefore = new Set(written);
-      return group.map((request) => {
+      const steps = group.map((request) => {
         const Command = DOCUMENT_COMMANDS[request.operation];
         if (!Command) throw new Error(`the floor cannot replay ${request.operation}: add its document command`);
         const input = structuredClone(request.input);
@@ -173,6 +189,7 @@ export class DynamoFloor {
         }
         return { operation: request.operation, command: new Command(toDocumentInput(input)) };
       });
+      return { steps, afterMs };
     });
   }
 

@@ -171,6 +171,8 @@ export async function benchMcp(options: {
         return ms;
       },
       proxyFloor: () => floor.replay(lastProxyCall),
+      floorSpaced: () => floor.replay(lastCall, { spaced: true }),
+      proxyFloorSpaced: () => floor.replay(lastProxyCall, { spaced: true }),
       direct: options.direct,
       rest: options.rest,
       toolgateV2Client: calling(viaToolgate),
@@ -201,6 +203,8 @@ export async function benchMcp(options: {
     out("peer_mcp_overhead_p50_ms", peerP50.toFixed(2));
     out("peer_mcp_overhead_p99_ms", (times.peer.p99 - times.upstream.p99).toFixed(2));
     out("mcp_overhead_minus_floor_vs_peer", ((overheadP50 - floorP50) / peerP50).toFixed(2));
+    out("mcp_dynamodb_floor_spaced_p50_ms", times.floorSpaced.p50.toFixed(2));
+    out("mcp_overhead_minus_spaced_floor_vs_peer", ((overheadP50 - times.floorSpaced.p50) / peerP50).toFixed(2));
     out("mcp_minus_rest_p50_ms", (times.toolgate.p50 - times.rest.p50).toFixed(2));
     out("mcp_rest_overhead_minus_floor_p50_ms", (times.rest.p50 - times.direct.p50 - floorP50).toFixed(2));
     out("mcp_client_p50_ms", (times.toolgateV2Client.p50 - times.toolgate.p50).toFixed(2));
@@ -211,11 +215,14 @@ export async function benchMcp(options: {
     out("mcp_proxy_overhead_p99_ms", (times.toolgateProxy.p99 - times.upstream.p99).toFixed(2));
     out("mcp_proxy_dynamodb_floor_p50_ms", times.proxyFloor.p50.toFixed(2));
     out("mcp_proxy_overhead_minus_floor_vs_peer", ((proxyP50 - times.proxyFloor.p50) / peerP50).toFixed(2));
+    out("mcp_proxy_dynamodb_floor_spaced_p50_ms", times.proxyFloorSpaced.p50.toFixed(2));
+    out("mcp_proxy_overhead_minus_spaced_floor_vs_peer", ((proxyP50 - times.proxyFloorSpaced.p50) / peerP50).toFixed(2));
     const sdkProxyP50 = times.sdkProxy.p50 - times.upstream.p50;
     out("mcp_sdk_proxy_overhead_p50_ms", sdkProxyP50.toFixed(2));
     out("mcp_sdk_proxy_overhead_vs_peer", (sdkProxyP50 / peerP50).toFixed(2));
     out("mcp_proxy_overhead_minus_floor_minus_sdk_proxy_p50_ms", (proxyP50 - times.proxyFloor.p50 - sdkProxyP50).toFixed(2));
     out("mcp_sdk_proxy_amid_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloor.p50 - times.sdkProxy.p50).toFixed(2));
+    out("mcp_sdk_proxy_amid_spaced_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloorSpaced.p50 - times.sdkProxy.p50).toFixed(2));
     out("mcp_proxy_minus_sdk_proxy_amid_floor_vs_peer", ((times.toolgateProxy.p50 - times.sdkProxyAmidFloor.p50) / peerP50).toFixed(2));
     options.note(
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
@@ -224,6 +231,8 @@ export async function benchMcp(options: {
         `mcp_client_* is that Client's own cost); mcp-remote 0.15.1 over stdio (--ignore-tool) to an MCP server forwarding to ` +
         `the same executor, and that server directly, both through the v2 Client; toolgate's /mcp in front of that server ` +
         `(an mcp executor: mcp_proxy_*), through the v2 Client, with the DynamoDB floor of its own last call (mcp_proxy_dynamodb_floor_*); ` +
+        `each floor also spaced as toolgate made its requests (*_floor_spaced_*: the settle as long after the admission as the tool ran, ` +
+        `idle and not timed, since DynamoDB Local answers a request a few ms after the last ones more slowly than one right after them); ` +
         `the official SDK's stateless handler forwarding each tools/call to that server with one kept Client, ungoverned (mcp_sdk_proxy_*: ` +
         `what an HTTP gateway on the same SDK pays before doing anything of its own), through the v2 Client; and that proxy's ` +
         `call amid the proxied call's DynamoDB floor, replayed where toolgate makes those requests (the settle after the forward, the ` +

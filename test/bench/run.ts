@@ -27,6 +27,7 @@ import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
 import { benchMcp } from "./mcp";
+import { benchDynamoSpacing } from "./dynamo-spacing";
 import { benchTokens } from "./tokens";
 import { benchSearch } from "./search";
 import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLION_CALLS } from "./cost";
@@ -335,6 +336,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     note,
   });
 
+  await benchDynamoSpacing(floor, out, note);
   await benchLayeredVisibleTools(api, admin, `${executor.url}/run`, out, note);
   await benchSdk(api, admin, stack.url, `${executor.url}/run`, out, note);
 
