@@ -1,5 +1,6 @@
 import { GetItemCommand, PutItemCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import { performance } from "node:perf_hooks";
+import { setTimeout as idle } from "node:timers/promises";
 import { deleteItems } from "./floor";
 import type { DynamoFloor } from "./floor";
 import { inShuffledRounds, percentile } from "./support";
@@ -12,7 +13,6 @@ const PARTITION = "SPACING#bench";
 type Out = (name: string, value: string | number) => void;
 type Note = (text: string) => void;
 
-const idle = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const busy = (ms: number) => {
   const started = performance.now();
   while (performance.now() - started < ms);
@@ -34,11 +34,11 @@ export async function benchDynamoSpacing(floor: DynamoFloor, out: Out, note: Not
   const { client, shape } = floor;
   const table = shape.table;
   const key = (sort: string): Item => ({ [shape.hashKey]: { S: PARTITION }, ...(shape.rangeKey ? { [shape.rangeKey]: { S: sort } } : {}) });
-  const written = new Map<string, Item>();
+  const written: Item[] = [key("GUARD")];
   let n = 0;
   const settleMs = async (wait: () => unknown) => {
     const call = `CALL#${n++}`;
-    written.set(call, key(call));
+    written.push(key(call));
     await Promise.all([
       client.send(new UpdateItemCommand({ TableName: table, Key: key("GUARD"), UpdateExpression: "SET seq = :seq", ExpressionAttributeValues: { ":seq": { N: String(n) } } })),
       client.send(new GetItemCommand({ TableName: table, Key: key("GUARD"), ConsistentRead: true })),
@@ -51,7 +51,6 @@ export async function benchDynamoSpacing(floor: DynamoFloor, out: Out, note: Not
     );
     return performance.now() - started;
   };
-  written.set("GUARD", key("GUARD"));
   const names = Object.keys(WAITS) as Array<keyof typeof WAITS>;
   const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<keyof typeof WAITS, number[]>;
   for (let round = 0; round < WARMUP; round++) for (const name of names) await settleMs(WAITS[name]);
@@ -60,10 +59,9 @@ export async function benchDynamoSpacing(floor: DynamoFloor, out: Out, note: Not
     samples[name].push(await settleMs(WAITS[name]));
   });
   for (const name of names) out(`dynamodb_local_settle_${name}_p50_ms`, percentile(samples[name], 50).toFixed(2));
-  const keys = [...written.values()];
-  await deleteItems(client, table, keys);
+  await deleteItems(client, table, written);
   note(
     `DynamoDB Local's spacing: ${MEASURED} settles each (an UpdateItem of the item just put), after a round of three concurrent requests ` +
-      `(UpdateItem, GetItem, PutItem), right after it, after 3 or 6 ms idle, or after 3 ms of CPU work here; ${keys.length} items removed after`,
+      `(UpdateItem, GetItem, PutItem), right after it, after 3 or 6 ms idle, or after 3 ms of CPU work here; ${written.length} items removed after`,
   );
 }

@@ -15,6 +15,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { performance } from "node:perf_hooks";
+import { setTimeout as idle } from "node:timers/promises";
 import { DynamoRecorder } from "./dynamo-record";
 import type { DynamoRequest } from "./dynamo-record";
 import { countRoundTrips, timeDynamo } from "./support";
@@ -51,8 +52,6 @@ const DOCUMENT_COMMANDS: Record<string, DocumentCommand> = {
 type Step = { operation: string; command: object };
 /** Requests made together, and how long toolgate's call was between the group before and these (its tool running). */
 type Group = { steps: Step[]; afterMs: number };
-
-const idle = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * A default SDK client carrying the bench's instruments exactly as toolgate's client carries them (asking for
