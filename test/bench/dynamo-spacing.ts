@@ -5,13 +5,12 @@ import { deleteItems } from "./floor";
 import type { DynamoFloor } from "./floor";
 import { inShuffledRounds, percentile } from "./support";
 import type { Item } from "./table-shape";
+import type { Note, Out } from "./support";
 
 const WARMUP = 30;
 const MEASURED = 300;
 const PARTITION = "SPACING#bench";
 
-type Out = (name: string, value: string | number) => void;
-type Note = (text: string) => void;
 
 const busy = (ms: number) => {
   const started = performance.now();

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { runHttpExecutor } from "../../packages/core/src/executor/http";
 import { percentile } from "./support";
+import type { Out } from "./support";
 
 const WARMUP = 100;
 const MEASURED = 1_000;
@@ -22,7 +23,7 @@ async function viaFetch(url: string, i: number) {
 const viaPool = (url: string, i: number) => runHttpExecutor({ type: "http", url }, payload(i), 30_000);
 
 /** The http executor's client (a node:http keep-alive pool) against fetch, call by call on the same executor, alternating which goes first. */
-export async function benchExecutorClient(url: string, out: (name: string, value: string | number) => void) {
+export async function benchExecutorClient(url: string, out: Out) {
   const timed = async (call: () => Promise<unknown>) => {
     const started = performance.now();
     await call();

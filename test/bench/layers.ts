@@ -1,5 +1,5 @@
 // Tools in layers in `npm run bench`: an agent's tool list in an org of departments and personal tools, beside a flat org.
-import type { HttpClient } from "./support";
+import type { HttpClient, Note, Out } from "./support";
 import { inShuffledRounds, percentile } from "./support";
 
 const AGENTS = 1_000;
@@ -7,7 +7,6 @@ const DEPARTMENTS = 20;
 const PERSONAL_EVERY = 10;
 const ROUNDS = 2;
 
-type Out = (name: string, value: string | number) => void;
 
 const tool = (name: string, description: string) => ({
   type: "function",
@@ -31,7 +30,7 @@ async function org(api: HttpClient, admin: { token: string }, name: string, depa
  * a group of its own, one of whose tools has a name everyone's network group has) where every tenth agent has a group
  * of its own, beside the same reads in an org of 1,000 with no department or personal groups, interleaved.
  */
-export async function benchLayeredVisibleTools(api: HttpClient, admin: { token: string }, executorUrl: string, out: Out, note: (text: string) => void) {
+export async function benchLayeredVisibleTools(api: HttpClient, admin: { token: string }, executorUrl: string, out: Out, note: Note) {
   const executor = { type: "http", url: executorUrl };
   const departmentOf = (n: number) => `bench_dept_${n % DEPARTMENTS}`;
   const layered = await org(api, admin, "bench-layered", departmentOf);

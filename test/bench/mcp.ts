@@ -10,13 +10,11 @@ import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
 import { startSdkProxy } from "./sdk-proxy";
 import { httpClient, inShuffledRounds, percentile } from "./support";
-import type { HttpClient } from "./support";
+import type { HttpClient, Note, Out } from "./support";
 
 const WARMUP = 100;
 const MEASURED = 1_000;
 
-type Out = (name: string, value: string | number) => void;
-type Note = (text: string) => void;
 /** One call; a caller that times itself returns its own ms (the floor times its requests, not its planning). */
 type Caller = (i: number) => Promise<unknown>;
 

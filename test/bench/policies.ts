@@ -7,6 +7,7 @@ import type { PolicyInput, StoredPolicy } from "../../packages/core/src/policy/s
 import { compileRule } from "../../packages/core/src/policy/short-rule";
 import type { ToolDefinition } from "../../packages/core/src/tool/schema";
 import { percentile } from "./support";
+import type { Out } from "./support";
 
 export const POLICY_TOOLS = 40;
 export const POLICIES = 200;
@@ -39,7 +40,7 @@ const definition = (name: string): ToolDefinition => ({
 });
 
 /** policy_decision_p50_us/_p99_us: the guard's decision about one call with 200 policies stored, given to Cedar only those that apply. */
-export async function benchPolicyDecisions(out: (name: string, value: string | number) => void) {
+export async function benchPolicyDecisions(out: Out) {
   const caller: Caller = { agentId: "agt_bench", roleId: "rol_bench", roleName: "bench", department: "bench", otherAgentId: "agt_other" };
   const tools = policyToolNames("bench_echo");
   const stored: StoredPolicy[] = [];

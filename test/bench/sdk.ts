@@ -9,13 +9,12 @@ import { defineModule, defineTool } from "@toolgate/module";
 import type { Module } from "@toolgate/module";
 import { serveFetch } from "../support/http-server";
 import { loadedAtInit } from "../support/lambda-build";
-import type { HttpClient } from "./support";
+import type { HttpClient, Note, Out } from "./support";
 import { inShuffledRounds, percentile } from "./support";
 
 const WARMUP = 100;
 const MEASURED = 1_000;
 
-type Out = (name: string, value: string | number) => void;
 
 /**
  * A one-tool module on the SDK, answering as the bench's bare executor answers (`ran <tool>`): served by its own
@@ -84,7 +83,7 @@ export const handler = defineModule({ id: "echo", description: "Echo.", tools: [
  * sdk_fetch_call_overhead_p50_ms: the same module through its web-standard fetch behind Hono's node server.
  * sdk_one_tool_bundle_kib: its bundle.
  */
-export async function benchSdk(api: HttpClient, admin: { token: string }, toolgateUrl: string, executorUrl: string, out: Out, note: (text: string) => void) {
+export async function benchSdk(api: HttpClient, admin: { token: string }, toolgateUrl: string, executorUrl: string, out: Out, note: Note) {
   const modules = { node: await startSdkModule(toolgateUrl, "bench_sdk", "node"), fetch: await startSdkModule(toolgateUrl, "bench_sdk_fetch", "fetch") };
   try {
     for (const { module } of Object.values(modules)) await module.announce({ adminToken: admin.token, toolgateUrl });

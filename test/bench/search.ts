@@ -6,9 +6,8 @@ import { buildSearchIndex, searchTools } from "../../packages/core/src/search/in
 import type { SearchEntry } from "../../packages/core/src/search/index";
 import { referenceCatalog, SEARCH_TASKS } from "./search-eval";
 import type { SearchTask } from "./search-eval";
+import type { Note, Out } from "./support";
 
-type Out = (name: string, value: string | number) => void;
-type Note = (text: string) => void;
 type Ranker = (query: string, limit: number) => string[];
 
 const CUTOFFS = [1, 3, 5, 10] as const;

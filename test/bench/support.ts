@@ -5,6 +5,10 @@ import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
+/** How a bench phase prints a figure (`name=value` on stdout) and a note (on stderr). */
+export type Out = (name: string, value: string | number) => void;
+export type Note = (text: string) => void;
+
 type RequestOptions = { token?: string; body?: unknown; headers?: Record<string, string> };
 
 /** A sequential keep-alive HTTP client: one socket per origin, so every timing is one request on a warm connection. */

@@ -7,6 +7,7 @@ import { metaGroup } from "@toolgate/core/builtin";
 import { buildSearchIndex, searchTools } from "@toolgate/core/search";
 import { forAgent } from "@toolgate/core/tool";
 import { referenceCatalog, SEARCH_TASKS } from "./search-eval";
+import type { Note, Out } from "./support";
 
 type Toolsets = { toolsets: Array<{ id: string; description: string; tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> }> };
 
@@ -37,7 +38,7 @@ export function referenceGroups(): Map<string, ToolDefinition[]> {
 }
 
 /** Prints the tokens of every tool, of each reference role, and what each role saves against every tool. */
-export async function benchTokens(out: (name: string, value: string | number) => void, note: (text: string) => void) {
+export async function benchTokens(out: Out, note: Note) {
   const count = await loadTokenCounter();
   const groups = referenceGroups();
   const all = totalTokens(count, [...groups.values()].flat());
