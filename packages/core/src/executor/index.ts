@@ -22,11 +22,22 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 /** The tools toolgate runs itself (the built-in area's `nativeRunner`): one call, until its signal aborts. */
 export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
 
+/** The header naming a call to its executor, signed. */
+export type CallToken = Record<string, string>;
+
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
- * `signer`: signs the call token every request to the executor carries.
+ * `signer`: signs the call token every request to the executor carries; `callToken`: that token, signed already.
  */
-export type RunOptions = { timeoutMs: number; natives?: Natives; secrets: SecretSource; signer: CallSigner; people?: CallPeople; answers?: InputAnswers };
+export type RunOptions = {
+  timeoutMs: number;
+  natives?: Natives;
+  secrets: SecretSource;
+  signer: CallSigner;
+  people?: CallPeople;
+  answers?: InputAnswers;
+  callToken?: CallToken;
+};
 export type { CallPeople, CallRelay, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
 export { InputRequired } from "./relay";
 
@@ -34,10 +45,17 @@ export { timedOut } from "./timeout";
 export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
 export type { Jwks } from "./call-token";
 
-/** The header naming this call to the executor at `url`, signed. */
-const callTokenFor = async (call: ExecutorCall, url: string, { signer, timeoutMs }: RunOptions) => ({
-  [CALL_TOKEN_HEADER]: await signer.sign({ ...call, audience: url, timeoutMs }),
-});
+/** The call token the executor receives: for its URL, naming the tool as it knows it (an MCP server's own name, without toolgate's prefix). */
+async function signedFor(executor: HttpExecutor | McpExecutor, call: ExecutorCall, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> {
+  const tool = executor.type === "mcp" ? upstreamName(executor, call.tool) : call.tool;
+  return { [CALL_TOKEN_HEADER]: await signer.sign({ ...call, tool, audience: executor.url, timeoutMs }) };
+}
+
+/** The token a call to this executor carries; tools toolgate runs itself, or the agent's runtime, carry none. */
+export const callTokenOf = async (executor: Executor, call: ExecutorCall, options: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken | undefined> =>
+  executor.type === "http" || executor.type === "mcp" ? signedFor(executor, call, options) : undefined;
+
+const callTokenFor = async (executor: HttpExecutor | McpExecutor, call: ExecutorCall, options: RunOptions) => options.callToken ?? (await signedFor(executor, call, options));
 
 const clientExecuted = (tool: string) =>
   executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
@@ -58,12 +76,12 @@ const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOpt
     options.secrets,
     options.timeoutMs,
     options.people,
-    await callTokenFor({ ...call, tool: upstreamName(executor, call.tool) }, executor.url, options),
+    await callTokenFor(executor, call, options),
     options.answers,
   );
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
-  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(call, executor.url, options) });
+  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(executor, call, options) });
 
 type Runner<E extends Executor> = (executor: E, call: ExecutorCall, options: RunOptions) => Promise<ToolResult>;
 

@@ -10,6 +10,7 @@ import { backoffMs } from "../contention";
 import { busy, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { putCall } from "../dynamo/calls";
 import { AdmissionWriteError, beginAdmission } from "../dynamo/admission";
+import type { PendingAdmission } from "../dynamo/admission";
 import { awaitingConfirmation, questionAsked } from "../events/index";
 import { AskUserArguments } from "../question/schema";
 import { readAdmissionStart, readGuard, writeGuardState } from "../dynamo/guard";
@@ -28,7 +29,7 @@ import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
 import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
-import { runAndSettle } from "./run";
+import { runAndSettle, signedCallToken } from "./run";
 import type { RunOutcome } from "./run";
 import { admit } from "./state";
 
@@ -108,6 +109,15 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
  */
 export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
+
+/**
+ * The token of a call about to run, signed once the admission's requests have left: the signature is worked out while
+ * they travel, not after. A token that cannot be signed is signed again when the call runs, which answers why.
+ */
+async function signedWhileTravelling(deps: GuardDeps, pending: PendingAdmission, { planned, record }: Admission, caller: Agent) {
+  await pending.sent();
+  return signedCallToken(deps, planned.executor, record, planned.args, planned.timeoutMs, caller.department).catch(() => undefined);
+}
 
 /** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
 const questionsToOperators = (view: View) => view.access.role.questions === "operator";
@@ -204,18 +214,22 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
           return { kind: "refused", planned, counted: guard.state } as const;
         }
         const next = admission(deps, planned, base({ arguments: null }), questionsToOperators(view) ? {} : options);
-        const { guard: written, check } = await pending
+        const completing = pending
           .complete({ start: next.record, expiresAt, ...(next.keepsArguments ? { sealedArguments: deps.seal.seal(planned.args) } : {}) })
           .catch((error: unknown) => {
             if (!(error instanceof AdmissionWriteError)) throw error;
             startWritten = error.startWritten;
             throw error.cause;
           });
+        // Answered below, after the token is signed: until then its failure must not count as unhandled.
+        completing.catch(() => {});
+        const callToken = next.record.status === "running" ? await signedWhileTravelling(deps, pending, next, caller) : undefined;
+        const { guard: written, check } = await completing;
         startWritten = true;
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
         else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
         else deps.states.forget(caller.id);
-        return { kind: "written", written, check, next, before: guard.state, after: admitted.next } as const;
+        return { kind: "written", written, check, next, callToken, before: guard.state, after: admitted.next } as const;
       });
 
       if (decided.kind === "refused") {
@@ -236,7 +250,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
             : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
         return await refuseUncounted(error, decided.planned.group, decided.planned.decision);
       }
-      const { written, check, next } = decided;
+      const { written, check, next, callToken } = decided;
       if (written.kind === "contention") {
         await sleep(backoffMs(attempt));
         continue;
@@ -268,6 +282,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         department: caller.department,
         relay: options.relay,
         questionsToOperators: questionsToOperators(view),
+        callToken,
       }) };
     }
   } catch (error) {

@@ -5,8 +5,8 @@ import { uncontended } from "../contention";
 import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { InputRequired, run, timedOut } from "../executor/index";
-import type { CallRelay, CallSigner, InputAnswers, Natives, SecretSource } from "../executor/index";
+import { callTokenOf, InputRequired, run, timedOut } from "../executor/index";
+import type { CallRelay, CallSigner, CallToken, ExecutorCall, InputAnswers, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -21,9 +21,23 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
 
 /**
  * Who a call is for while it runs: the agent's department (named to the executor), its MCP client if any, and whether
- * its role sends every question to the operators.
+ * its role sends every question to the operators. `callToken`: the call's token, signed while its admission travelled.
  */
-export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean };
+export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean; callToken?: CallToken | undefined };
+
+/** The call as its executor receives it. */
+const executorCall = (running: CallRecord, args: Record<string, unknown>, department?: string | null): ExecutorCall => ({
+  callId: running.callId,
+  tool: running.tool,
+  agentId: running.agentId,
+  roleId: running.roleId,
+  ...(department ? { department } : {}),
+  arguments: args,
+});
+
+/** The token the call's executor will receive, signed now (the call about to run as recorded at its admission). */
+export const signedCallToken = (deps: Pick<RunDeps, "signer">, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number, department?: string | null) =>
+  callTokenOf(executor, executorCall(running, args, department), { signer: deps.signer, timeoutMs });
 
 /** A paused call going on: its agent's client's answers, and how long its tool ran before (the pauses not counted). */
 export type Resumed = { answers: InputAnswers; ranMs: number };
@@ -50,7 +64,7 @@ export async function runAndSettle(
   args: Record<string, unknown>,
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
-  { department, relay, questionsToOperators = false }: RunPeople = {},
+  { department, relay, questionsToOperators = false, callToken }: RunPeople = {},
   resumed?: Resumed,
 ): Promise<RunOutcome> {
   const startedRunning = Date.now();
@@ -58,11 +72,11 @@ export async function runAndSettle(
   const deadline = new Date(startedRunning + timeoutMs);
   const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline, signal);
   const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
-  const call = { callId: running.callId, tool: running.tool, agentId: running.agentId, roleId: running.roleId, ...(department ? { department } : {}), arguments: args };
+  const call = executorCall(running, args, department);
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(resumed ? { answers: resumed.answers } : {}) });
+    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(callToken ? { callToken } : {}), ...(resumed ? { answers: resumed.answers } : {}) });
   } catch (error) {
     if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0, ranMs());
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
