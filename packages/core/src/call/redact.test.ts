@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { expect, test } from "vitest";
 import {
   MAX_STORED_BYTES,
@@ -398,6 +399,24 @@ test("storedResult - redacts secret-looking keys in JSON content even with no se
   const untouched = '{ "id": 12345678901234567890, "ok": true }';
   expect(storedResult({ content: untouched, type: "json" }).content).toBe(untouched);
   expect(storedResult({ content: '{"password": broken', type: "text" }).content).toBe('{"password": broken');
+});
+
+test("storedResult - JSON content is kept as its text exactly when redacting and scrubbing it would change nothing, else stored redacted", () => {
+  const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("token", "apiKey", "name", "key", "value", "password", "__proto__"));
+  const leaf = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("hunter22", "Cookie", "Authorization"), fc.integer(), fc.boolean(), fc.constant(null));
+  const { tree } = fc.letrec((node) => ({
+    tree: fc.oneof({ depthSize: "small" }, leaf, fc.array(node("tree"), { maxLength: 4 }), fc.dictionary(key, node("tree"), { maxKeys: 4 })),
+  }));
+  const container = fc.oneof(fc.array(tree, { maxLength: 4 }), fc.dictionary(key, tree, { maxKeys: 4 }));
+  fc.assert(
+    fc.property(container, fc.subarray(["hunter22", "Cookie"]), (value, secrets) => {
+      const content = JSON.stringify(value);
+      const cleaned = scrubValue(value, secrets);
+      const expected = JSON.stringify(cleaned) === content ? content : JSON.stringify(cleaned);
+      expect(storedResult({ content, type: "json" }, secrets).content).toBe(expected);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test("storedResult - redacts secret-looking keys in metadata and scrubs its strings", () => {

@@ -57,10 +57,10 @@ export function isSecretKey(key: string): boolean {
 const isContainer = (value: unknown): value is object => value !== null && typeof value === "object";
 
 /** The keys of a { name, value } or { key, value } pair whose name is secret-looking: its "value" fields. */
-function secretPairValueKeys(entries: [string, unknown][]): Set<string> | undefined {
-  const named = entries.some(([key, inner]) => /^(name|key)$/i.test(key) && typeof inner === "string" && isSecretKey(inner));
+function secretPairValueKeys(object: Record<string, unknown>, keys: string[]): Set<string> | undefined {
+  const named = keys.some((key) => key.length <= 4 && /^(name|key)$/i.test(key) && typeof object[key] === "string" && isSecretKey(object[key] as string));
   if (!named) return undefined;
-  const values = entries.filter(([key]) => key.toLowerCase() === "value").map(([key]) => key);
+  const values = keys.filter((key) => key.toLowerCase() === "value");
   return values.length > 0 ? new Set(values) : undefined;
 }
 
@@ -73,11 +73,15 @@ interface Walk {
   removed?: unknown[];
   /** Set when anything was redacted or scrubbed. */
   changed: boolean;
+  /** Only find out whether anything would change: nothing is built, and the walk stops at the first change. */
+  checkOnly?: boolean;
 }
 
 interface Frame {
-  array: boolean;
-  entries: [string, unknown][];
+  value: object;
+  /** An object's own keys; undefined for an array, walked by index. */
+  keys: string[] | undefined;
+  length: number;
   secretValues: Set<string> | undefined;
   out: [string, unknown][];
   next: number;
@@ -98,28 +102,34 @@ function walk(root: unknown, context: Walk): unknown {
   };
   const leaf = (value: unknown) => (typeof value === "string" ? scrub(value) : value);
   const open = (value: object, key: string): Frame => {
-    const array = Array.isArray(value);
-    const entries: [string, unknown][] = array ? value.map((inner): [string, unknown] => ["", inner]) : Object.entries(value);
-    return { array, entries, secretValues: array || context.keepSecretLooking ? undefined : secretPairValueKeys(entries), out: [], next: 0, key };
+    if (Array.isArray(value)) return { value, keys: undefined, length: value.length, secretValues: undefined, out: [], next: 0, key };
+    const keys = Object.keys(value);
+    const secretValues = context.keepSecretLooking ? undefined : secretPairValueKeys(value as Record<string, unknown>, keys);
+    return { value, keys, length: keys.length, secretValues, out: [], next: 0, key };
   };
   if (!isContainer(root)) return leaf(root);
   const stack = [open(root, "")];
   let built: unknown;
   while (stack.length > 0) {
+    if (context.checkOnly && context.changed) return undefined;
     const frame = stack[stack.length - 1]!;
-    if (frame.next < frame.entries.length) {
-      const [key, inner] = frame.entries[frame.next++]!;
-      const storedKey = frame.array ? key : scrub(key);
-      if (!frame.array && !context.keepSecretLooking && (isSecretKey(key) || frame.secretValues?.has(key))) {
+    if (frame.next < frame.length) {
+      const index = frame.next++;
+      const key = frame.keys ? frame.keys[index]! : "";
+      const inner = (frame.value as Record<string | number, unknown>)[frame.keys ? key : index];
+      const storedKey = frame.keys ? scrub(key) : key;
+      if (frame.keys && !context.keepSecretLooking && (isSecretKey(key) || frame.secretValues?.has(key))) {
         context.removed?.push(inner);
         context.changed = true;
         frame.out.push([storedKey, REDACTED]);
       } else if (isContainer(inner)) stack.push(open(inner, storedKey));
+      else if (context.checkOnly) leaf(inner);
       else frame.out.push([storedKey, leaf(inner)]);
       continue;
     }
     stack.pop();
-    built = frame.array ? frame.out.map(([, inner]) => inner) : Object.fromEntries(frame.out);
+    if (context.checkOnly) continue;
+    built = frame.keys ? Object.fromEntries(frame.out) : frame.out.map(([, inner]) => inner);
     stack[stack.length - 1]?.out.push([frame.key, built]);
   }
   return built;
@@ -257,9 +267,12 @@ function parsedContainer(content: string): object | undefined {
 function scrubbedContent(content: string, scrub: (text: string) => string): string {
   const parsed = parsedContainer(content);
   if (parsed !== undefined) {
-    const context: Walk = { scrub, changed: false };
-    const cleaned = walk(parsed, context);
-    if (context.changed) return depthOf(cleaned) <= MAX_SERIALISED_DEPTH ? scrub(JSON.stringify(cleaned)) : REDACTED;
+    const check: Walk = { scrub, changed: false, checkOnly: true };
+    walk(parsed, check);
+    if (check.changed) {
+      const cleaned = walk(parsed, { scrub, changed: false });
+      return depthOf(cleaned) <= MAX_SERIALISED_DEPTH ? scrub(JSON.stringify(cleaned)) : REDACTED;
+    }
   }
   return scrub(content);
 }
