@@ -83,6 +83,18 @@ test("run - a secret header echoed anywhere in the whole answer is scrubbed ther
   });
 });
 
+test("run - an answer over 5 MiB is 502 executor_failed, read no further than the limit; the next call connects afresh and runs", async () => {
+  upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
+  await run(mcp(), call("warm"), { timeoutMs: 5_000, secrets, signer });
+  const before = connections();
+  upstream.answer(() => ({ content: [{ type: "text", text: "x".repeat(6 * 1024 * 1024) }] }));
+  const error = await run(mcp(), call("dump"), { timeoutMs: 10_000, secrets, signer }).catch((failure: unknown) => failure);
+  expect(error).toMatchObject({ code: "executor_failed", status: 502, message: expect.stringContaining("its answer was larger than 5 MiB") });
+  upstream.answer(() => ({ content: [{ type: "text", text: "x".repeat(4 * 1024 * 1024) }] }));
+  expect((await run(mcp(), call("dump"), { timeoutMs: 10_000, secrets, signer })).content).toHaveLength(4 * 1024 * 1024);
+  expect(connections() - before).toBe(1);
+});
+
 test("run - calls to the same URL and headers reuse one connection", async () => {
   upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
   const executor = mcp({ headers: { "X-Reuse": "yes" } });

@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { McpTool, upstreamName } from "./mcp-tools";
-import { pooledFetch } from "./pooled-fetch";
+import { AnswerTooLarge, pooledFetch } from "./pooled-fetch";
 import { cannotRelay, InputRequired, isRelayed, RelayRefusal } from "./relay";
 import type { CallPeople, InputAnswers, InputRequests, RelayedRequest } from "./relay";
 import { resolveHeaders } from "./secrets";
@@ -84,7 +84,7 @@ const callStreamsOnly =
     const headers = new Headers(init.headers);
     if (init.method === "GET" && !headers.has("last-event-id")) return Promise.resolve(new Response(null, { status: 405 }));
     for (const [name, value] of Object.entries(connection.serving?.callToken ?? {})) headers.set(name, value);
-    return pooledFetch(input, { ...init, headers });
+    return pooledFetch(input, { ...init, headers }, { maxBodyBytes: MAX_RESPONSE_BYTES });
   };
 
 /** Idle connections per URL and headers (secret values included), the most recently used server last; a call takes one or connects anew. */
@@ -151,8 +151,10 @@ export async function closeMcpConnections() {
 
 const reasonOf = (error: unknown) => {
   if (error instanceof RelayRefusal) return error.message.replace(/\.$/, "");
-  if (error instanceof ProtocolError) return `it answered with the MCP error ${error.code}: ${error.message}`;
   const cause = (error as { cause?: unknown })?.cause;
+  const tooLarge = [error, cause].find((candidate) => candidate instanceof AnswerTooLarge);
+  if (tooLarge) return (tooLarge as AnswerTooLarge).message;
+  if (error instanceof ProtocolError) return `it answered with the MCP error ${error.code}: ${error.message}`;
   const message = cause instanceof Error && cause.message ? cause.message : error instanceof Error ? error.message : "";
   return message ? `it could not be reached or did not speak MCP (${message})` : "it could not be reached";
 };
@@ -248,7 +250,6 @@ function withoutServerInfo(answer: CallToolResult): CallToolResult {
 function toolResult(answer: CallToolResult, context: Exchange): ToolResult {
   if (nestsDeeperThan(answer)) throw failed(context, `its result nests more than ${MAX_JSON_DEPTH} levels deep`);
   const whole = scrubSecrets(withoutServerInfo(answer), context.secrets);
-  if (Buffer.byteLength(JSON.stringify(whole), "utf8") > MAX_RESPONSE_BYTES) throw failed(context, `its result was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
   const structured = whole.isError ? undefined : whole.structuredContent;
   const content = structured !== undefined ? JSON.stringify(structured) : joinedContent(whole);
   return { content, type: whole.isError ? "error" : structured !== undefined ? "json" : "text", mcpResult: whole };

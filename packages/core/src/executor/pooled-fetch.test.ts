@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { pooledFetch } from "./pooled-fetch";
+import { AnswerTooLarge, pooledFetch } from "./pooled-fetch";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -40,6 +40,21 @@ handlers.set("/events", (request, _, response) => {
 handlers.set("/cut", (_, __, response) => {
   response.writeHead(200, { "content-type": "text/plain", "content-length": "100" });
   response.write("partial", () => response.destroy());
+});
+
+handlers.set("/endless", (request, _, response) => {
+  response.writeHead(200, { "content-type": "application/json" });
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const more = () => {
+    while (!response.destroyed && response.write(chunk));
+    if (!response.destroyed) response.once("drain", more);
+  };
+  request.once("close", () => closed.push("/endless"));
+  more();
+});
+handlers.set("/gzip-bomb", (_, __, response) => {
+  response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+  response.end(gzipSync(Buffer.alloc(4 * 1024 * 1024, "x")));
 });
 
 beforeAll(async () => {
@@ -97,4 +112,13 @@ test("pooledFetch - an answer cut short fails its body; an unreachable server an
 test("pooledFetch - a body that is not a string goes to the global fetch", async () => {
   const answer = await pooledFetch(`${origin}/echo`, { method: "POST", body: new URLSearchParams({ a: "1" }) });
   expect(await answer.json()).toMatchObject({ body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded;charset=UTF-8" } });
+});
+
+test("pooledFetch - a body past maxBodyBytes, decoded, ends with AnswerTooLarge and its connection is closed; one within it reads whole", async () => {
+  const endless = await pooledFetch(`${origin}/endless`, {}, { maxBodyBytes: 1024 * 1024 });
+  await expect(endless.text()).rejects.toBeInstanceOf(AnswerTooLarge);
+  await expect.poll(() => closed).toContain("/endless");
+  const bomb = await pooledFetch(`${origin}/gzip-bomb`, {}, { maxBodyBytes: 1024 * 1024 });
+  await expect(bomb.arrayBuffer()).rejects.toThrow("its answer was larger than 1 MiB");
+  expect((await (await pooledFetch(`${origin}/gzip-bomb`, {}, { maxBodyBytes: 4 * 1024 * 1024 })).arrayBuffer()).byteLength).toBe(4 * 1024 * 1024);
 });

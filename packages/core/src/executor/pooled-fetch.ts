@@ -10,9 +10,21 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, "x-gzip": createGunzip, deflate: createInflate, br: createBrotliDecompress };
 const ACCEPT_ENCODING = "gzip, deflate, br";
 
-/** The answer's body as a web stream, read as it arrives: paused while its reader is behind, destroyed if its reader cancels. */
-function webBody(source: Readable): ReadableStream<Uint8Array> {
+/** An answer's body went past the bytes its reader takes: it is not read further. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`its answer was larger than ${maxBytes / 1024 / 1024} MiB`);
+    this.name = "AnswerTooLarge";
+  }
+}
+
+/**
+ * The answer's body as a web stream, read as it arrives: paused while its reader is behind, destroyed if its reader
+ * cancels, and ended with AnswerTooLarge (its connection destroyed) once it passes maxBytes.
+ */
+function webBody(source: Readable, maxBytes: number): ReadableStream<Uint8Array> {
   let settled = false;
+  let received = 0;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const settle = (end: () => void) => {
@@ -21,6 +33,12 @@ function webBody(source: Readable): ReadableStream<Uint8Array> {
         end();
       };
       source.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        received += chunk.byteLength;
+        if (received > maxBytes) {
+          settle(() => controller.error(new AnswerTooLarge(maxBytes)));
+          return void source.destroy();
+        }
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
       });
@@ -46,23 +64,24 @@ function decoded(response: IncomingMessage): Readable {
   return response.pipe(decoding);
 }
 
-function answerOf(response: IncomingMessage, method: string): Response {
+function answerOf(response: IncomingMessage, method: string, maxBytes: number): Response {
   const headers = new Headers();
   for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
   const status = response.statusCode ?? 0;
   const bodiless = NULL_BODY_STATUSES.has(status) || method === "HEAD";
   if (bodiless) response.resume();
-  return new Response(bodiless ? null : webBody(decoded(response)), { status, statusText: response.statusMessage, headers });
+  return new Response(bodiless ? null : webBody(decoded(response), maxBytes), { status, statusText: response.statusMessage, headers });
 }
 
 /**
  * fetch for the MCP client's transport, over node:http on the executors' pool of kept-alive connections: what undici's
  * fetch adds per request (a Request cloned for its redirect mode, its body teed, an abort listener left on the
  * transport's long-lived signal until the request is garbage collected) is not paid on every tool call. Redirects are
- * never followed (the transport follows them itself); an abort ends the request or its answer's body.
+ * never followed (the transport follows them itself); an abort ends the request or its answer's body; a body past
+ * `maxBodyBytes` (decoded) ends with AnswerTooLarge, so an answer is never held whole beyond it.
  * Anything but a URL and a string body goes to the global fetch.
  */
-export function pooledFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export function pooledFetch(input: string | URL | Request, init: RequestInit = {}, { maxBodyBytes = Number.POSITIVE_INFINITY } = {}): Promise<Response> {
   const url = input instanceof Request ? undefined : new URL(input);
   const body = init.body ?? undefined;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || (body !== undefined && typeof body !== "string")) return fetch(input, init);
@@ -84,7 +103,7 @@ export function pooledFetch(input: string | URL | Request, init: RequestInit = {
     });
     request.once("response", (response: IncomingMessage) => {
       response.once("close", done);
-      resolve(answerOf(response, method));
+      resolve(answerOf(response, method, maxBodyBytes));
     });
     request.end(body);
   });
