@@ -14,11 +14,26 @@ import type { HttpClient, Note, Out } from "./support";
 
 const WARMUP = 100;
 const MEASURED = 1_000;
+/** The large answer's size, and the calls made of each large-answer leg: a page of issues as an MCP server returns it (JSON text). */
+const LARGE_KIB = 256;
+const LARGE_WARMUP = 30;
+const LARGE_MEASURED = 300;
+
+/** JSON text of about `kib` KiB: a list of issues, as a GitHub MCP server's list_issues answers. */
+function issuesJson(kib: number, i: number): string {
+  const issue = (n: number) => ({ number: n, title: "Fix the flaky test in the parser", state: "open", user: { login: "octocat", id: 1 }, labels: ["bug"] });
+  const issues = [];
+  for (let n = 0; issues.length * 100 < kib * 1024; n++) issues.push(issue(i * 10_000 + n));
+  return JSON.stringify(issues, null, 1);
+}
 
 /** One call; a caller that times itself returns its own ms (the floor times its requests, not its planning). */
 type Caller = (i: number) => Promise<unknown>;
 
-/** The peer's upstream: an MCP server whose bench_echo forwards to the same http executor toolgate calls, plus a tool the proxy hides. */
+/**
+ * The peer's upstream: an MCP server whose bench_echo forwards to the same http executor toolgate calls, bench_issues
+ * answering JSON text of the size asked for, and a tool the proxy hides.
+ */
 async function startUpstream(executorUrl: string) {
   const factory = () => {
     const server = new McpServer({ name: "bench-upstream", version: "1.0.0" });
@@ -31,6 +46,9 @@ async function startUpstream(executorUrl: string) {
       const result = (await response.json()) as { content: string };
       return { content: [{ type: "text", text: result.content }] };
     });
+    server.registerTool("bench_issues", { description: "Lists issues.", inputSchema: z.object({ i: z.number().int(), kib: z.number().int() }) }, async ({ i, kib }) => ({
+      content: [{ type: "text", text: issuesJson(kib, i) }],
+    }));
     server.registerTool("bench_hidden", { description: "Filtered out by the proxy.", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "hidden" }] }));
     return server;
   };
@@ -49,12 +67,12 @@ async function startUpstream(executorUrl: string) {
 }
 
 /** p50 and p99 of calls made one at a time, in a new random order each round (see inShuffledRounds). */
-async function interleaved<Name extends string>(callers: Record<Name, Caller>) {
+async function interleaved<Name extends string>(callers: Record<Name, Caller>, { warmup = WARMUP, measured = MEASURED } = {}) {
   const names = Object.keys(callers) as Name[];
   const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   let i = 0;
-  for (let n = 0; n < WARMUP; n++) for (const name of names) await callers[name](i++);
-  await inShuffledRounds(names, MEASURED, async (name) => {
+  for (let n = 0; n < warmup; n++) for (const name of names) await callers[name](i++);
+  await inShuffledRounds(names, measured, async (name) => {
     const started = performance.now();
     const own = await callers[name](i++);
     samples[name].push(typeof own === "number" ? own : performance.now() - started);
@@ -68,6 +86,13 @@ async function interleaved<Name extends string>(callers: Record<Name, Caller>) {
 const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
   const result = await client.callTool({ name: tool, arguments: { i, text: `mcp ${i}` } });
   if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
+};
+
+/** A bench_issues call (under the name the client knows it by) answering about `kib` KiB of JSON text. */
+const listing = (client: Client, tool: string, kib: number): Caller => async (i) => {
+  const result = await client.callTool({ name: tool, arguments: { i, kib } });
+  const text = (result.content as Array<{ type: string; text?: string }>)[0]?.text ?? "";
+  if (result.isError || text.length < kib * 1024 * 0.9) throw new Error(`${tool} failed: ${text.slice(0, 200)}`);
 };
 
 /**
@@ -160,7 +185,7 @@ export async function benchMcp(options: {
     };
   try {
     const peerTools = (await viaPeer.listTools()).tools.map((tool) => tool.name);
-    if (peerTools.join() !== "bench_echo") throw new Error(`the proxy should list only bench_echo, it listed ${peerTools.join(", ")}`);
+    if (peerTools.join() !== "bench_echo,bench_issues") throw new Error(`the proxy should list bench_echo and bench_issues only, it listed ${peerTools.join(", ")}`);
     const times = await interleaved({
       toolgate: recorded(posting(toolgate, options.agentToken), (requests) => (lastCall = requests)),
       floor: async () => {
@@ -222,6 +247,31 @@ export async function benchMcp(options: {
     out("mcp_sdk_proxy_amid_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloor.p50 - times.sdkProxy.p50).toFixed(2));
     out("mcp_sdk_proxy_amid_spaced_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloorSpaced.p50 - times.sdkProxy.p50).toFixed(2));
     out("mcp_proxy_minus_sdk_proxy_amid_floor_vs_peer", ((times.toolgateProxy.p50 - times.sdkProxyAmidFloor.p50) / peerP50).toFixed(2));
+    // What carrying a large answer adds: each path's large call minus its small one, beyond the same difference directly.
+    const large = await interleaved(
+      {
+        proxySmall: listing(viaToolgateProxy, "up_bench_issues", 1),
+        proxyLarge: listing(viaToolgateProxy, "up_bench_issues", LARGE_KIB),
+        peerSmall: listing(viaPeer, "bench_issues", 1),
+        peerLarge: listing(viaPeer, "bench_issues", LARGE_KIB),
+        upstreamSmall: listing(toUpstream, "bench_issues", 1),
+        upstreamLarge: listing(toUpstream, "bench_issues", LARGE_KIB),
+      },
+      { warmup: LARGE_WARMUP, measured: LARGE_MEASURED },
+    );
+    const directExtra = large.upstreamLarge.p50 - large.upstreamSmall.p50;
+    const proxyLargeExtra = large.proxyLarge.p50 - large.proxySmall.p50 - directExtra;
+    const peerLargeExtra = large.peerLarge.p50 - large.peerSmall.p50 - directExtra;
+    out("mcp_large_answer_kib", LARGE_KIB);
+    out("mcp_proxy_large_answer_extra_p50_ms", proxyLargeExtra.toFixed(2));
+    out("peer_mcp_large_answer_extra_p50_ms", peerLargeExtra.toFixed(2));
+    out("mcp_proxy_large_answer_extra_vs_peer", (proxyLargeExtra / peerLargeExtra).toFixed(2));
+    options.note(
+      `mcp large answers: ${LARGE_MEASURED} calls each, interleaved, of bench_issues answering ${LARGE_KIB} KiB of JSON text and 1 KiB, ` +
+        `through toolgate's /mcp (mcp executor), through mcp-remote and directly; *_large_answer_extra_* is a path's large call minus its ` +
+        `small one, less the same difference directly: what carrying the larger answer costs that path (for toolgate, storage included: ` +
+        `its call record keeps the answer's first 16 KiB, redacted)`,
+    );
     options.note(
       `mcp: ${MEASURED} calls each, interleaved: toolgate's /mcp (2026-07-28) to the http executor, posted by the plain HTTP client ` +
         `of the direct calls; the executor directly; the same call over REST (POST /agents/:id/calls: mcp_rest_*, and mcp_minus_rest_* what /mcp adds to it); the DynamoDB floor of toolgate's last /mcp call (${floorOperations}; ` +
