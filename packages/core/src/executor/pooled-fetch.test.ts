@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gzipSync } from "node:zlib";
+import { createGzip, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { AnswerTooLarge, pooledFetch } from "./pooled-fetch";
 
@@ -32,29 +32,42 @@ handlers.set("/no-content", (_, __, response) => {
   response.writeHead(204);
   response.end();
 });
-handlers.set("/events", (request, _, response) => {
+handlers.set("/events", (_, __, response) => {
   response.writeHead(200, { "content-type": "text/event-stream" });
   response.write("data: first\n\n");
-  request.once("close", () => closed.push("/events"));
+  response.once("close", () => closed.push("/events"));
 });
 handlers.set("/cut", (_, __, response) => {
   response.writeHead(200, { "content-type": "text/plain", "content-length": "100" });
   response.write("partial", () => response.destroy());
 });
 
-handlers.set("/endless", (request, _, response) => {
+handlers.set("/endless", (_, __, response) => {
   response.writeHead(200, { "content-type": "application/json" });
   const chunk = Buffer.alloc(64 * 1024, "x");
   const more = () => {
     while (!response.destroyed && response.write(chunk));
     if (!response.destroyed) response.once("drain", more);
   };
-  request.once("close", () => closed.push("/endless"));
+  response.once("close", () => closed.push("/endless"));
   more();
 });
 handlers.set("/gzip-bomb", (_, __, response) => {
   response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
   response.end(gzipSync(Buffer.alloc(4 * 1024 * 1024, "x")));
+});
+handlers.set("/gzip-endless", (_, __, response) => {
+  response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+  const gzip = createGzip();
+  gzip.pipe(response);
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const more = () => {
+    while (!response.destroyed && gzip.write(chunk));
+    if (!response.destroyed) gzip.once("drain", more);
+  };
+  response.once("close", () => closed.push("/gzip-endless"));
+  response.once("close", () => gzip.destroy());
+  more();
 });
 
 beforeAll(async () => {
@@ -120,5 +133,8 @@ test("pooledFetch - a body past maxBodyBytes, decoded, ends with AnswerTooLarge 
   await expect.poll(() => closed).toContain("/endless");
   const bomb = await pooledFetch(`${origin}/gzip-bomb`, {}, { maxBodyBytes: 1024 * 1024 });
   await expect(bomb.arrayBuffer()).rejects.toThrow("its answer was larger than 1 MiB");
+  const zipped = await pooledFetch(`${origin}/gzip-endless`, {}, { maxBodyBytes: 1024 * 1024 });
+  await expect(zipped.text()).rejects.toBeInstanceOf(AnswerTooLarge);
+  await expect.poll(() => closed).toContain("/gzip-endless");
   expect((await (await pooledFetch(`${origin}/gzip-bomb`, {}, { maxBodyBytes: 4 * 1024 * 1024 })).arrayBuffer()).byteLength).toBe(4 * 1024 * 1024);
 });

@@ -61,6 +61,8 @@ function decoded(response: IncomingMessage): Readable {
   if (!decoder) return response;
   const decoding = decoder();
   response.once("error", (error) => decoding.destroy(error));
+  // A decoder ended early (its reader cancelled, or the answer passed its limit) ends the answer's connection too.
+  decoding.once("close", () => response.complete || response.destroy());
   return response.pipe(decoding);
 }
 
@@ -79,7 +81,7 @@ function answerOf(response: IncomingMessage, method: string, maxBytes: number): 
  * transport's long-lived signal until the request is garbage collected) is not paid on every tool call. Redirects are
  * never followed (the transport follows them itself); an abort ends the request or its answer's body; a body past
  * `maxBodyBytes` (decoded) ends with AnswerTooLarge, so an answer is never held whole beyond it.
- * Anything but a URL and a string body goes to the global fetch.
+ * Anything but a URL and a string body goes to the global fetch (unbounded).
  */
 export function pooledFetch(input: string | URL | Request, init: RequestInit = {}, { maxBodyBytes = Number.POSITIVE_INFINITY } = {}): Promise<Response> {
   const url = input instanceof Request ? undefined : new URL(input);
