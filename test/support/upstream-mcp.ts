@@ -21,7 +21,6 @@ export const githubToolset = (id: string) => {
   return toolset;
 };
 
-/** A tools/call the upstream received: the tool's name, its arguments and the HTTP headers it came with (lower-case names). */
 /** A GitHub toolset as a toolgate group body: the server's real definitions in the OpenAI function format, behind an http executor. */
 export const githubGroup = (id: string, executorUrl = "http://127.0.0.1:9/run") => {
   const toolset = githubToolset(id);
@@ -32,6 +31,7 @@ export const githubGroup = (id: string, executorUrl = "http://127.0.0.1:9/run") 
   };
 };
 
+/** A tools/call the upstream received: the tool's name, its arguments and the HTTP headers it came with (lower-case names). */
 export type UpstreamCall = { name: string; arguments: Record<string, unknown>; headers: Record<string, string>; signal: AbortSignal };
 
 export type UpstreamAnswer = (call: UpstreamCall) => CallToolResult | Promise<CallToolResult>;
