@@ -11,7 +11,6 @@ const WARMUP = 30;
 const MEASURED = 300;
 const PARTITION = "SPACING#bench";
 
-
 const busy = (ms: number) => {
   const started = performance.now();
   while (performance.now() - started < ms);

@@ -7,7 +7,6 @@ const DEPARTMENTS = 20;
 const PERSONAL_EVERY = 10;
 const ROUNDS = 2;
 
-
 const tool = (name: string, description: string) => ({
   type: "function",
   function: { name, description, parameters: { type: "object", properties: { query: { type: "string" } } } },

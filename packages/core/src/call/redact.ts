@@ -58,7 +58,7 @@ const isContainer = (value: unknown): value is object => value !== null && typeo
 
 /** The keys of a { name, value } or { key, value } pair whose name is secret-looking: its "value" fields. */
 function secretPairValueKeys(object: Record<string, unknown>, keys: string[]): Set<string> | undefined {
-  const named = keys.some((key) => key.length <= 4 && /^(name|key)$/i.test(key) && typeof object[key] === "string" && isSecretKey(object[key] as string));
+  const named = keys.some((key) => /^(name|key)$/i.test(key) && typeof object[key] === "string" && isSecretKey(object[key] as string));
   if (!named) return undefined;
   const values = keys.filter((key) => key.toLowerCase() === "value");
   return values.length > 0 ? new Set(values) : undefined;

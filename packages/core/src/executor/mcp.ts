@@ -152,8 +152,8 @@ export async function closeMcpConnections() {
 const reasonOf = (error: unknown) => {
   if (error instanceof RelayRefusal) return error.message.replace(/\.$/, "");
   const cause = (error as { cause?: unknown })?.cause;
-  const tooLarge = [error, cause].find((candidate) => candidate instanceof AnswerTooLarge);
-  if (tooLarge) return (tooLarge as AnswerTooLarge).message;
+  const tooLarge = error instanceof AnswerTooLarge ? error : cause instanceof AnswerTooLarge ? cause : undefined;
+  if (tooLarge) return tooLarge.message;
   if (error instanceof ProtocolError) return `it answered with the MCP error ${error.code}: ${error.message}`;
   const message = cause instanceof Error && cause.message ? cause.message : error instanceof Error ? error.message : "";
   return message ? `it could not be reached or did not speak MCP (${message})` : "it could not be reached";

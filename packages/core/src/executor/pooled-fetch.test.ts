@@ -65,8 +65,10 @@ handlers.set("/gzip-endless", (_, __, response) => {
     while (!response.destroyed && gzip.write(chunk));
     if (!response.destroyed) gzip.once("drain", more);
   };
-  response.once("close", () => closed.push("/gzip-endless"));
-  response.once("close", () => gzip.destroy());
+  response.once("close", () => {
+    closed.push("/gzip-endless");
+    gzip.destroy();
+  });
   more();
 });
 
