@@ -45,6 +45,19 @@ test("POST /tools/:name/disable - the very next call through another process is 
   expect((await callTool(B, caller, name, next())).status).toBe(200);
 });
 
+test("A call admitted on a plan another process has since changed is refused before anything reaches its executor", async () => {
+  const { name, caller } = await warmed();
+  expect((await A("POST", `/tools/${name}/disable`)).status).toBe(200);
+  const refusedArguments = next();
+  expect((await callTool(B, caller, name, refusedArguments)).body.error).toBe("tool_disabled");
+  expect((await A("POST", `/tools/${name}/enable`)).status).toBe(200);
+  const ranArguments = next();
+  expect((await callTool(B, caller, name, ranArguments)).status).toBe(200);
+  const received = g.executor.requestsFor(name).map((request) => request.body.arguments);
+  expect(received).toContainEqual(ranArguments);
+  expect(received).not.toContainEqual(refusedArguments);
+});
+
 test("PUT /tools/:name/policy - an override through one process applies to the very next call through another", async () => {
   const { name, caller } = await warmed();
   expect((await A("PUT", `/tools/${name}/policy`, { body: { requireConfirmation: true } })).status).toBe(200);

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ToolgateError } from "../error";
 import type { HttpCallPayload } from "./http";
@@ -139,6 +140,22 @@ test("runHttpExecutor - POSTs { callId, tool, arguments, agentId, roleId } as JS
     roleId: "rol_01HDEF",
   });
   expect(Object.keys(body).sort()).toEqual(["agentId", "arguments", "callId", "roleId", "tool"]);
+});
+
+test("runHttpExecutor - a call made ready before its admission is sent once admitted, its timeout counted from then; one not admitted is never sent", async () => {
+  received.length = 0;
+  let admit!: () => void;
+  const running = runHttpExecutor({ type: "http", url: `${origin}/ok` }, payload, 150, { admitted: new Promise<void>((resolve) => (admit = resolve)) });
+  await sleep(300);
+  expect(received).toHaveLength(0);
+  admit();
+  expect(await running).toMatchObject({ content: "42 results" });
+  expect(received).toHaveLength(1);
+
+  const refused = runHttpExecutor({ type: "http", url: `${origin}/ok` }, payload, 5_000, { admitted: Promise.reject(new Error("not admitted")) });
+  await expect(refused).rejects.toThrow("not admitted");
+  await sleep(50);
+  expect(received).toHaveLength(1);
 });
 
 test("runHttpExecutor - a non-2xx answer fails with executor_failed 502", async () => {

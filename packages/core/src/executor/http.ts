@@ -81,8 +81,11 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number, heade
   });
 }
 
-/** What else a request carries: the executor's secrets to read its headers with, and the call token. */
-export type HttpRequestOptions = { secrets?: SecretSource; callToken?: Record<string, string> };
+/**
+ * What else a request carries: the executor's secrets to read its headers with, and the call token. `admitted`: the
+ * call's admission, awaited once the request is built and before it is sent (see RunOptions).
+ */
+export type HttpRequestOptions = { secrets?: SecretSource; callToken?: Record<string, string>; admitted?: Promise<void> };
 
 /**
  * POSTs the call to the executor, with its headers (secret references read now) and the call token, and reads its
@@ -91,7 +94,10 @@ export type HttpRequestOptions = { secrets?: SecretSource; callToken?: Record<st
 export async function runHttpExecutor(executor: HttpExecutor, payload: HttpCallPayload, timeoutMs: number, options: HttpRequestOptions = {}): Promise<ToolResult> {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, options.secrets ?? NO_SECRETS, url.origin);
-  const text = await exchange(url, JSON.stringify(payload), payload.tool, timeoutMs, { ...headers, ...options.callToken });
+  const request = JSON.stringify(payload);
+  const sent = { ...headers, ...options.callToken };
+  await options.admitted;
+  const text = await exchange(url, request, payload.tool, timeoutMs, sent);
   let body: unknown;
   try {
     body = JSON.parse(text);

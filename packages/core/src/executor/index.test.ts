@@ -41,5 +41,5 @@ test("run - a native tool slower than the timeout ends with 504 tool_timeout and
 
 test("run - a native tool toolgate does not implement is 501 no_executor; a client-executed tool never runs here", async () => {
   await expect(run({ type: "native" }, call("ghost"), { timeoutMs: 1_000, secrets, signer })).rejects.toMatchObject({ status: 501, code: "no_executor" });
-  expect(() => run({ type: "client" }, call("read_file"), { timeoutMs: 1_000, secrets, signer })).toThrow(/agent's runtime/);
+  await expect(run({ type: "client" }, call("read_file"), { timeoutMs: 1_000, secrets, signer })).rejects.toThrow(/agent's runtime/);
 });

@@ -27,7 +27,10 @@ export type CallToken = Record<string, string>;
 
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
- * `signer`: signs the call token every request to the executor carries; `callToken`: that token, signed already.
+ * `signer`: signs the call token every request to the executor carries.
+ * `admitted`: the call's admission, still being written. The call is made ready meanwhile (its token signed, its
+ * request built) and nothing reaches the executor before it resolves; its timeout counts from then. Rejected
+ * (NotAdmitted): the call ends there, unsent.
  */
 export type RunOptions = {
   timeoutMs: number;
@@ -36,10 +39,11 @@ export type RunOptions = {
   signer: CallSigner;
   people?: CallPeople;
   answers?: InputAnswers;
-  callToken?: CallToken;
+  admitted?: Promise<void>;
 };
 export type { CallPeople, CallRelay, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
 export { InputRequired } from "./relay";
+export { NotAdmitted } from "./admitted";
 
 export { timedOut } from "./timeout";
 export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
@@ -51,18 +55,13 @@ async function signedFor(executor: HttpExecutor | McpExecutor, call: ExecutorCal
   return { [CALL_TOKEN_HEADER]: await signer.sign({ ...call, tool, audience: executor.url, timeoutMs }) };
 }
 
-/** The token a call to this executor carries; tools toolgate runs itself, or the agent's runtime, carry none. */
-export const callTokenOf = async (executor: Executor, call: ExecutorCall, options: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken | undefined> =>
-  executor.type === "http" || executor.type === "mcp" ? signedFor(executor, call, options) : undefined;
-
-const callTokenFor = async (executor: HttpExecutor | McpExecutor, call: ExecutorCall, options: RunOptions) => options.callToken ?? (await signedFor(executor, call, options));
-
 const clientExecuted = (tool: string) =>
   executorError("client_executed", `The tool "${tool}" runs in the agent's runtime, not in toolgate.`);
 
 /** Runs a native tool until its timeout; past it the tool's signal is aborted and the call ends with tool_timeout. */
-async function runNative(call: ExecutorCall, { natives, timeoutMs }: RunOptions): Promise<ToolResult> {
+async function runNative(call: ExecutorCall, { natives, timeoutMs, admitted }: RunOptions): Promise<ToolResult> {
   if (!natives) throw noNativeImplementation(call.tool);
+  await admitted;
   const signal = AbortSignal.timeout(timeoutMs);
   const aborted = new Promise<never>((_, fail) => signal.addEventListener("abort", () => fail(timedOut(call.tool, timeoutMs)), { once: true }));
   return Promise.race([natives.run(call, signal), aborted]);
@@ -70,18 +69,19 @@ async function runNative(call: ExecutorCall, { natives, timeoutMs }: RunOptions)
 
 /** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
-  (await loadMcp()).runMcpExecutor(
-    executor,
-    call,
-    options.secrets,
-    options.timeoutMs,
-    options.people,
-    await callTokenFor(executor, call, options),
-    options.answers,
-  );
+  (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, {
+    ...(options.people ? { people: options.people } : {}),
+    callToken: await signedFor(executor, call, options),
+    ...(options.answers ? { answers: options.answers } : {}),
+    ...(options.admitted ? { admitted: options.admitted } : {}),
+  });
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
-  runHttpExecutor(executor, call, options.timeoutMs, { secrets: options.secrets, callToken: await callTokenFor(executor, call, options) });
+  runHttpExecutor(executor, call, options.timeoutMs, {
+    secrets: options.secrets,
+    callToken: await signedFor(executor, call, options),
+    ...(options.admitted ? { admitted: options.admitted } : {}),
+  });
 
 type Runner<E extends Executor> = (executor: E, call: ExecutorCall, options: RunOptions) => Promise<ToolResult>;
 
@@ -96,6 +96,6 @@ const RUNNERS: { [T in Executor["type"]]: Runner<Extract<Executor, { type: T }>>
 };
 
 /** Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate). */
-export function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
+export async function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
   return (RUNNERS[executor.type] as Runner<Executor>)(executor, call, options);
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { slowly, startUpstreamMcp } from "../../../../test/support/upstream-mcp";
 import type { UpstreamMcp } from "../../../../test/support/upstream-mcp";
 import { startConformanceUpstream } from "../../../../test/support/conformance-upstream";
-import { CallSigner, environmentSecrets, run } from "./index";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CallSigner, environmentSecrets, NotAdmitted, run } from "./index";
 import type { CallRelay, ExecutorCall } from "./index";
 import { closeMcpConnections } from "./mcp";
 import type { McpExecutor } from "./schema";
@@ -101,6 +102,35 @@ test("run - calls to the same URL and headers reuse one connection", async () =>
   const before = connections();
   for (let index = 0; index < 3; index++) await run(executor, call("ping"), { timeoutMs: 5_000, secrets, signer });
   expect(connections() - before).toBe(1);
+});
+
+/** An admission still being written: opened when the call is admitted, shut when it is not. */
+function admission() {
+  let open!: () => void;
+  let shut!: (error: Error) => void;
+  const admitted = new Promise<void>((resolve, reject) => ((open = resolve), (shut = reject)));
+  return { admitted, open, shut };
+}
+
+test("run - a call made ready before its admission sends nothing until admitted, then runs its full timeout; one not admitted sends nothing at all", async () => {
+  upstream.answer(() => ({ content: [{ type: "text", text: "ok" }] }));
+  const executor = mcp({ headers: { "X-Admission": "yes" } });
+  const before = upstream.requests.length;
+  const admitted = admission();
+  const running = run(executor, call("admitted"), { timeoutMs: 150, secrets, signer, admitted: admitted.admitted });
+  await sleep(300);
+  expect(upstream.requests.length).toBe(before);
+  admitted.open();
+  expect(await running).toMatchObject({ content: "ok" });
+  expect(upstream.calls.at(-1)).toMatchObject({ name: "admitted" });
+
+  const refused = admission();
+  const dropped = run(executor, call("refused"), { timeoutMs: 5_000, secrets, signer, admitted: refused.admitted });
+  await sleep(50);
+  refused.shut(new NotAdmitted());
+  await expect(dropped).rejects.toThrow();
+  expect(upstream.calls.map((called) => called.name)).not.toContain("refused");
+  expect(await run(executor, call("after"), { timeoutMs: 5_000, secrets, signer })).toMatchObject({ content: "ok" });
 });
 
 test("run - a secret header reaches the upstream, and the upstream echoing it back is scrubbed from the result", async () => {

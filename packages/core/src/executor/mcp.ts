@@ -29,8 +29,11 @@ const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 /** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
-/** A call as its connection serves it: where what the server sends goes, the secrets to cut from it, and the call token. */
-type ServedCall = CallPeople & { secrets: string[]; callToken?: Record<string, string> };
+/**
+ * A call as its connection serves it: where what the server sends goes, the secrets to cut from it, the call token,
+ * and its admission, which every request waits for (see RunOptions).
+ */
+type ServedCall = CallPeople & { secrets: string[]; callToken?: Record<string, string>; admitted?: Promise<void> };
 
 /**
  * A connected client and the call it serves now. A connection serves one call at a time, and reads no stream but its
@@ -80,10 +83,11 @@ function relaying(connection: Connection) {
  */
 const callStreamsOnly =
   (connection: Connection) =>
-  (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
-    if (init.method === "GET" && !headers.has("last-event-id")) return Promise.resolve(new Response(null, { status: 405 }));
+    if (init.method === "GET" && !headers.has("last-event-id")) return new Response(null, { status: 405 });
     for (const [name, value] of Object.entries(connection.serving?.callToken ?? {})) headers.set(name, value);
+    await connection.serving?.admitted;
     return pooledFetch(input, { ...init, headers }, { maxBodyBytes: MAX_RESPONSE_BYTES });
   };
 
@@ -166,7 +170,7 @@ const failed = ({ url, secrets }: Exchange, reason: string) =>
 
 /**
  * Runs one exchange with the upstream on a connection of its own, within the deadline: past it the request is aborted
- * (which cancels it upstream) and the answer is 504 tool_timeout.
+ * (which cancels it upstream) and the answer is 504 tool_timeout. The deadline counts from the call's admission.
  */
 async function exchange<T>(
   executor: McpExecutor,
@@ -175,17 +179,24 @@ async function exchange<T>(
   timeoutMs: number,
   scopeOf: (secrets: string[]) => ServedCall | undefined,
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
+  admitted?: Promise<void>,
 ) {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
   const context: Exchange = { url, tool, timeoutMs, secrets };
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let ended = false;
   const deadline = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => {
-      abort.abort();
-      fail(timedOut(tool, timeoutMs));
-    }, timeoutMs);
+    const start = () => {
+      if (ended) return;
+      timer = setTimeout(() => {
+        abort.abort();
+        fail(timedOut(tool, timeoutMs));
+      }, timeoutMs);
+    };
+    if (admitted) admitted.then(start, () => {});
+    else start();
   });
   try {
     const value = await Promise.race([withConnection(url, headers, scopeOf(secrets), abort.signal, (connection) => work(connection, abort.signal)), deadline]);
@@ -194,6 +205,7 @@ async function exchange<T>(
     if (error instanceof ToolgateError || error instanceof InputRequired) throw error;
     throw failed(context, reasonOf(error));
   } finally {
+    ended = true;
     clearTimeout(timer);
   }
 }
@@ -271,20 +283,22 @@ async function answersTo(asked: InputRequiredResult, served: ServedCall, signal:
   return { inputResponses, ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }) };
 }
 
+/** Who a forwarded call is for (people), the token its requests carry, a paused call's answers, and its admission. */
+export type McpCallOptions = { people?: CallPeople; callToken?: Record<string, string>; answers?: InputAnswers; admitted?: Promise<void> };
+
 /**
  * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). What the server
  * sends during the call reaches people: progress when the agent asked for it, log messages, questions and sampling
  * requests to the agent's client (its relay), questions it cannot take to the operators. Each of its requests
- * carries the call token. `answers`: a paused call going on with its agent's client's answers.
+ * carries the call token, and waits for the call's admission (see RunOptions). `answers`: a paused call going on with
+ * its agent's client's answers.
  */
 export async function runMcpExecutor(
   executor: McpExecutor,
   call: McpCall,
   source: SecretSource,
   timeoutMs: number,
-  people: CallPeople = {},
-  callToken: Record<string, string> = {},
-  answers?: InputAnswers,
+  { people = {}, callToken = {}, answers, admitted }: McpCallOptions = {},
 ): Promise<ToolResult> {
   const { relay } = people;
   const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
@@ -298,7 +312,7 @@ export async function runMcpExecutor(
     source,
     call.tool,
     timeoutMs,
-    (secrets) => ({ ...people, secrets, callToken }),
+    (secrets) => ({ ...people, secrets, callToken, ...(admitted ? { admitted } : {}) }),
     async ({ client, serving }, signal) => {
       let given = answers;
       for (let round = 0; ; round++) {
@@ -308,6 +322,7 @@ export async function runMcpExecutor(
         given = await answersTo(answer, serving!, signal);
       }
     },
+    admitted,
   );
   return toolResult(value as CallToolResult, context);
 }

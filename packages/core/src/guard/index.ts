@@ -29,8 +29,8 @@ import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
 import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
-import { runAndSettle, signedCallToken } from "./run";
-import type { RunOutcome } from "./run";
+import { readyRun, runAndSettle } from "./run";
+import type { ReadyRun, RunOutcome } from "./run";
 import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
@@ -110,17 +110,17 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  */
 export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
 
-/**
- * The token of a call about to run, signed once the admission's requests have left: the signature is worked out while
- * they travel, not after. A token that cannot be signed is signed again when the call runs, which answers why.
- */
-async function signedWhileTravelling(deps: GuardDeps, pending: PendingAdmission, { planned, record }: Admission, caller: Agent) {
-  await pending.sent();
-  return signedCallToken(deps, planned.executor, record, planned.args, planned.timeoutMs, caller.department).catch(() => undefined);
-}
-
 /** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
 const questionsToOperators = (view: View) => view.access.role.questions === "operator";
+
+/**
+ * A call about to run, made ready once the admission's requests have left: its token is signed and its executor's
+ * request built while they travel, not after. Nothing is sent until the guard says go.
+ */
+async function readiedWhileTravelling(deps: GuardDeps, pending: PendingAdmission, { planned, record }: Admission, caller: Agent, view: View, options: CallOptions) {
+  await pending.sent();
+  return readyRun(deps, planned.executor, record, planned.args, planned.timeoutMs, { department: caller.department, relay: options.relay, questionsToOperators: questionsToOperators(view) });
+}
 
 /**
  * The guard. A warm call to an http executor costs one round trip before the tool runs — its admission (the agent's
@@ -221,15 +221,18 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
             startWritten = error.startWritten;
             throw error.cause;
           });
-        // Answered below, after the token is signed: until then its failure must not count as unhandled.
+        // Answered below, once the call is ready: until then its failure must not count as unhandled.
         completing.catch(() => {});
-        const callToken = next.record.status === "running" ? await signedWhileTravelling(deps, pending, next, caller) : undefined;
-        const { guard: written, check } = await completing;
+        const ready = next.record.status === "running" ? await readiedWhileTravelling(deps, pending, next, caller, view, options) : undefined;
+        const { guard: written, check } = await completing.catch((error: unknown) => {
+          ready?.drop();
+          throw error;
+        });
         startWritten = true;
         if (written.kind === "ok") deps.states.remember(caller.id, { state: admitted.next, tokenVersion: caller.tokenVersion, active: true, exists: true });
         else if (written.kind === "stale") deps.states.remember(caller.id, written.current);
         else deps.states.forget(caller.id);
-        return { kind: "written", written, check, next, callToken, before: guard.state, after: admitted.next } as const;
+        return { kind: "written", written, check, next, ready, before: guard.state, after: admitted.next } as const;
       });
 
       if (decided.kind === "refused") {
@@ -250,7 +253,10 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
             : refusal.doomLoop(request.tool, limited.runs, limited.repeatLimit);
         return await refuseUncounted(error, decided.planned.group, decided.planned.decision);
       }
-      const { written, check, next, callToken } = decided;
+      const { written, check, next, ready } = decided;
+      const planOutdated = check !== undefined && (check.roleVersion !== view.access.role.version || check.catalogVersion !== view.version);
+      // A call readied while its admission travelled goes only if that admission stands.
+      if (written.kind !== "ok" || planOutdated) ready?.drop();
       if (written.kind === "contention") {
         await sleep(backoffMs(attempt));
         continue;
@@ -260,7 +266,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         if (written.of === "agent") await freshView(deps, caller);
         continue;
       }
-      if (check && (check.roleVersion !== view.access.role.version || check.catalogVersion !== view.version)) {
+      if (planOutdated) {
         // Counted on a stale plan: decide again on what is stored now, from the counters as they were before this call.
         uncounted = decided.before;
         deps.states.remember(caller.id, { state: { ...decided.before, seq: decided.after.seq }, tokenVersion: caller.tokenVersion, active: true, exists: true });
@@ -278,12 +284,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { status: 202, body: { ...waiting, status: record.status, ...(record.askedOf ? { askedOf: record.askedOf } : {}) } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
-      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, {
-        department: caller.department,
-        relay: options.relay,
-        questionsToOperators: questionsToOperators(view),
-        callToken,
-      }) };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, { ready }) };
     }
   } catch (error) {
     const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;

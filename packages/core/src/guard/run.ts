@@ -5,8 +5,8 @@ import { uncontended } from "../contention";
 import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
-import { callTokenOf, InputRequired, run, timedOut } from "../executor/index";
-import type { CallRelay, CallSigner, CallToken, ExecutorCall, InputAnswers, Natives, SecretSource } from "../executor/index";
+import { InputRequired, NotAdmitted, run, timedOut } from "../executor/index";
+import type { CallRelay, CallSigner, ExecutorCall, InputAnswers, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -21,9 +21,9 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
 
 /**
  * Who a call is for while it runs: the agent's department (named to the executor), its MCP client if any, and whether
- * its role sends every question to the operators. `callToken`: the call's token, signed while its admission travelled.
+ * its role sends every question to the operators. `ready`: the call, made ready while its admission travelled.
  */
-export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean; callToken?: CallToken | undefined };
+export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean; ready?: ReadyRun | undefined };
 
 /** The call as its executor receives it. */
 const executorCall = (running: CallRecord, args: Record<string, unknown>, department?: string | null): ExecutorCall => ({
@@ -35,12 +35,46 @@ const executorCall = (running: CallRecord, args: Record<string, unknown>, depart
   arguments: args,
 });
 
-/** The token the call's executor will receive, signed now (the call about to run as recorded at its admission). */
-export const signedCallToken = (deps: Pick<RunDeps, "signer">, executor: Executor, running: CallRecord, args: Record<string, unknown>, timeoutMs: number, department?: string | null) =>
-  callTokenOf(executor, executorCall(running, args, department), { signer: deps.signer, timeoutMs });
-
 /** A paused call going on: its agent's client's answers, and how long its tool ran before (the pauses not counted). */
 export type Resumed = { answers: InputAnswers; ranMs: number };
+
+/**
+ * A call made ready to run: its token signed and its executor's request built, nothing sent until `go` (the call is
+ * admitted: it runs from then, and its timeout counts from then). `drop`: it was not admitted, and ends unsent.
+ */
+export type ReadyRun = { go(): Promise<ToolResult>; drop(): void; startedAt(): number };
+
+/** Readies a call about to run as recorded at its admission: see ReadyRun. */
+export function readyRun(
+  deps: RunDeps,
+  executor: Executor,
+  running: CallRecord,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  { department, relay, questionsToOperators = false }: RunPeople = {},
+  resumed?: Resumed,
+): ReadyRun {
+  let admit!: () => void;
+  let refuse!: (error: NotAdmitted) => void;
+  const admitted = new Promise<void>((resolve, reject) => ((admit = resolve), (refuse = reject)));
+  let startedAt: number | undefined;
+  const deadline = () => new Date(startedAt! + timeoutMs);
+  const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline(), signal);
+  const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
+  const options = { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, admitted, ...(resumed ? { answers: resumed.answers } : {}) };
+  const result = run(executor, executorCall(running, args, department), options);
+  // A dropped call's end is nobody's to hear.
+  result.catch(() => {});
+  return {
+    go() {
+      startedAt ??= Date.now();
+      admit();
+      return result;
+    },
+    drop: () => refuse(new NotAdmitted()),
+    startedAt: () => startedAt ?? Date.now(),
+  };
+}
 
 /** The tool ran but its outcome could not be written: retrying blindly could run it twice, so the answer says where to look. */
 const outcomeNotRecorded = (running: CallRecord, cause: StoreUnavailableError) =>
@@ -64,19 +98,15 @@ export async function runAndSettle(
   args: Record<string, unknown>,
   timeoutMs: number,
   secrets = redactArguments(args).secrets,
-  { department, relay, questionsToOperators = false, callToken }: RunPeople = {},
+  people: RunPeople = {},
   resumed?: Resumed,
 ): Promise<RunOutcome> {
-  const startedRunning = Date.now();
-  const ranMs = () => Date.now() - startedRunning + (resumed?.ranMs ?? 0);
-  const deadline = new Date(startedRunning + timeoutMs);
-  const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline, signal);
-  const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
-  const call = executorCall(running, args, department);
+  const ready = people.ready ?? readyRun(deps, executor, running, args, timeoutMs, people, resumed);
+  const ranMs = () => Date.now() - ready.startedAt() + (resumed?.ranMs ?? 0);
   let result: ToolResult | undefined;
   let failure: ToolgateError | undefined;
   try {
-    result = await run(executor, call, { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, ...(callToken ? { callToken } : {}), ...(resumed ? { answers: resumed.answers } : {}) });
+    result = await ready.go();
   } catch (error) {
     if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0, ranMs());
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
