@@ -1,4 +1,5 @@
 import { ulid } from "ulid";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { Toolgate } from "@toolgate/core/toolgate";
 import { startDynamoLocal } from "@toolgate/local/dynamo-local";
@@ -6,6 +7,7 @@ import type { DynamoLocal } from "@toolgate/local/dynamo-local";
 import { freePort } from "@toolgate/local/free-port";
 import { ensureTable } from "@toolgate/local/local-table";
 import { startExecutor } from "../support/executor";
+import { serveToolgate } from "../support/http-server";
 import type { Executor } from "../support/executor";
 import { ADMIN_TOKEN, SIGNING_KEY, api, tool } from "../support/toolgate";
 import type { Api, ApiResponse } from "../support/toolgate";
@@ -137,6 +139,33 @@ describe("store faults", () => {
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     expect(back.body).toEqual({ ok: true, store: "available" });
     console.log(`/health: 503 after ${down.elapsedMs} ms of a hung store, 200 again ${back.elapsedMs} ms after SIGCONT`);
+  }, 30_000);
+
+  test("faults - over /mcp, a store that hangs while the tool runs: the agent gets store_unavailable saying the tool ran, never the result the store could not record", async () => {
+    const executor = await startExecutor();
+    const served = await serveToolgate(toolgate);
+    const client = new Client({ name: "faults", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      const { toolName, token } = await agentWithTool(executor);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      executor.respond({ status: 200, body: { content: "warm", type: "text" } });
+      expect((await client.callTool({ name: toolName, arguments: { step: 0 } })).content).toEqual([{ type: "text", text: "warm" }]);
+      executor.respond(() => {
+        freeze();
+        return { status: 200, body: { content: "done", type: "text" } };
+      });
+      const result = await client.callTool({ name: toolName, arguments: { step: 1 } });
+      expect(result.isError, JSON.stringify(result)).toBe(true);
+      expect(result._meta).toMatchObject({ code: "store_unavailable", callId: expect.stringMatching(/^call_/) });
+      expect(JSON.stringify(result.content)).toContain("ran, but toolgate's database stopped answering before its outcome was recorded");
+      expect(JSON.stringify(result.content)).not.toContain("done");
+      expect(executor.requestsFor(toolName), "the tool ran once").toHaveLength(2);
+    } finally {
+      thaw();
+      await client.close().catch(() => {});
+      await served.close();
+      await executor.close();
+    }
   }, 30_000);
 
   test("faults - a store that hangs while the tool runs: 503 store_unavailable (not 200), the call was recorded as running before the tool ran, the tool ran once", async () => {

@@ -30,7 +30,7 @@ import { admissionOf, prepare } from "./plan";
 import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
 import { readyRun, runAndSettle } from "./run";
-import type { ReadyRun, RunOutcome } from "./run";
+import type { Answering, RunOutcome } from "./run";
 import { admit } from "./state";
 
 export { approve, deny, reportResult } from "./approvals";
@@ -41,7 +41,7 @@ export type { ApprovalOutcome } from "./approvals";
 export { DEFAULT_GUARD_SETTINGS } from "./settings";
 export type { GuardSettings } from "./settings";
 export { GuardStates } from "./caches";
-export type { RunOutcome } from "./run";
+export type { Answering, RunOutcome } from "./run";
 
 
 /** A call admitted to wait, as its caller hears of it: when it started and its deadline, both as recorded. */
@@ -107,8 +107,9 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
 /**
  * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
  * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
+ * `answering`: told the outcome of a call that ran while its record is written (see Answering).
  */
-export type CallOptions = { askedOf?: "user"; relay?: CallRelay };
+export type CallOptions = { askedOf?: "user"; relay?: CallRelay; answering?: Answering };
 
 /** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
 const questionsToOperators = (view: View) => view.access.role.questions === "operator";
@@ -284,7 +285,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
         return { status: 202, body: { ...waiting, status: record.status, ...(record.askedOf ? { askedOf: record.askedOf } : {}) } };
       }
       if (record.status === "authorized") return { status: 202, body: { ...waiting, status: record.status, arguments: admitted.args } };
-      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, { ready }) };
+      return { status: 200, body: await runAndSettle(deps, admitted.executor, record, admitted.args, admitted.timeoutMs, secrets, { ready, answering: options.answering }) };
     }
   } catch (error) {
     const answered = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;

@@ -78,7 +78,7 @@ export async function goOn(
   }
   const answers: InputAnswers = { inputResponses, ...(paused.requestState === undefined ? {} : { requestState: paused.requestState }) };
   const running = { ...record, inputRound: paused.round + 1 };
-  const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator" };
+  const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator", answering: options.answering };
   const timeoutMs = Math.max(1, runsUntil - Date.now());
   const resumed = { answers, ranMs: paused.ranMs };
   return { status: 200, body: await runAndSettle(deps, planned.executor, running, planned.args, timeoutMs, redactArguments(planned.args).secrets, people, resumed) };

@@ -1,3 +1,4 @@
+import { setImmediate as turn } from "node:timers/promises";
 import { retentionExpiry, transitions } from "../call/lifecycle";
 import { redactArguments, storedError, storedResult } from "../call/redact";
 import type { CallRecord } from "../call/schema";
@@ -22,8 +23,16 @@ export type RunDeps = { db: Db; settings: GuardSettings; natives: Natives; secre
 /**
  * Who a call is for while it runs: the agent's department (named to the executor), its MCP client if any, and whether
  * its role sends every question to the operators. `ready`: the call, made ready while its admission travelled.
+ * `answering`: see Answering.
  */
-export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean; ready?: ReadyRun | undefined };
+export type RunPeople = { department?: string | null; relay?: CallRelay | undefined; questionsToOperators?: boolean; ready?: ReadyRun | undefined; answering?: Answering | undefined };
+
+/**
+ * Told a call's outcome once the write recording it has left, so that its answer is built while that write travels.
+ * The answer may be given only when the run resolves with this same outcome (the record stands); if it resolves with
+ * another, or fails, the answer is that instead.
+ */
+export type Answering = (outcome: RunOutcome) => void;
 
 /** The call as its executor receives it. */
 const executorCall = (running: CallRecord, args: Record<string, unknown>, department?: string | null): ExecutorCall => ({
@@ -112,14 +121,22 @@ export async function runAndSettle(
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
-  const outcome = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
-  const settled = transitions.settled(running, outcome, ranMs(), new Date());
-  const written = await uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
+  const recorded = result ? { result: storedResult(result, secrets) } : { error: { status: failure!.status, ...storedError(failure!, secrets) } };
+  const settled = transitions.settled(running, recorded, ranMs(), new Date());
+  const writing = uncontended(deps.db.contentionDeadlineMs, () => applyTransition(deps.db, settled, retentionExpiry(deps.settings, running))).catch(
     (error: unknown) => {
       throw error instanceof StoreUnavailableError ? outcomeNotRecorded(running, error) : error;
     },
   );
+  const outcome: RunOutcome | undefined = result && { callId: running.callId, status: settled.to.status as RunOutcome["status"], result };
+  if (outcome && people.answering) {
+    // Answered below: until then its failure must not count as unhandled.
+    writing.catch(() => {});
+    await turn();
+    people.answering(outcome);
+  }
+  const written = await writing;
   if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);
   if (failure) throw namingCall(failure, running.callId);
-  return { callId: running.callId, status: settled.to.status as RunOutcome["status"], result: result! };
+  return outcome!;
 }

@@ -13,7 +13,7 @@ import * as Call from "../call/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { deny, freshView, guardedCall, isCallerRefusal } from "../guard/index";
-import type { GuardDeps, GuardedCallResponse } from "../guard/index";
+import type { Answering, GuardDeps, GuardedCallResponse, RunOutcome } from "../guard/index";
 import { goOn } from "../guard/resume";
 import type { PausedCall } from "../guard/resume";
 import { InputRequired } from "../executor/index";
@@ -33,8 +33,12 @@ export type { RefusalMeta } from "./results";
 /** Who is on the other end of one MCP request, and what serves them; authenticated at the edge. */
 export type McpCaller = { deps: GuardDeps; agent: Agent; settings: McpSettings };
 
-/** One request's caller, and the refusal of the caller itself if the guard found its token revoked or its agent terminated. */
-type McpRequest = McpCaller & { refusal?: ToolgateError };
+/**
+ * One request's caller; the refusal of the caller itself if the guard found its token revoked or its agent
+ * terminated; and, for a call answered while its record was written, whether that record stands, and how to answer
+ * again if it does not.
+ */
+type McpRequest = McpCaller & { refusal?: ToolgateError; recording?: Promise<boolean>; answerAgain?: () => Promise<CallToolResult | InputRequiredResult> };
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const SERVER_INFO = { name: "toolgate", version: "1.0.0" };
@@ -75,18 +79,37 @@ type CallMode = { tasks: boolean; relay: ClientRelay; asks?: AskingRoute; paused
  * A call whose MCP server asks the client for input pauses: input_required, the call sealed in the request state, to go
  * on (`paused`) when the client sends it again with the answers.
  */
-async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, { tasks, relay, asks, paused }: CallMode): Promise<CallToolResult | InputRequiredResult> {
+async function callTool(caller: McpRequest, name: string, args: Record<string, unknown>, mode: CallMode): Promise<CallToolResult | InputRequiredResult> {
   const { deps, agent } = caller;
+  const { relay, asks, paused } = mode;
   const request = { tool: name, arguments: args };
-  try {
-    let response: GuardedCallResponse;
+  let answering!: Answering;
+  const ran = new Promise<RunOutcome>((resolve) => (answering = resolve));
+  const guarded = (async () => {
     try {
-      response = paused
-        ? await goOn(deps, agent, paused.call, request, paused.inputResponses, { relay })
-        : await guardedCall(deps, agent, request, { relay, ...(asks ? { askedOf: "user" as const } : {}) });
+      return paused
+        ? await goOn(deps, agent, paused.call, request, paused.inputResponses, { relay, answering })
+        : await guardedCall(deps, agent, request, { relay, answering, ...(asks ? { askedOf: "user" as const } : {}) });
     } finally {
       await relay.settled();
     }
+  })();
+  const answeredWhileRecorded = await Promise.race([ran, guarded.then(nothing, nothing)]);
+  if (answeredWhileRecorded) await relay.settled();
+  // On a response not yet streaming, the answer is built while the call's record is written, and given once it stands (serveMcp).
+  if (!answeredWhileRecorded || relay.streamed()) return answerTo(caller, name, args, mode, guarded);
+  caller.recording = guarded.then((response) => response.status === 200 && response.body === answeredWhileRecorded, () => false);
+  caller.answerAgain = () => answerTo(caller, name, args, mode, guarded);
+  return completed(answeredWhileRecorded.callId, answeredWhileRecorded.result);
+}
+
+const nothing = () => undefined;
+
+/** The answer to one tools/call, from what the guard made of it. */
+async function answerTo(caller: McpRequest, name: string, args: Record<string, unknown>, { tasks, relay, asks }: CallMode, guarded: Promise<GuardedCallResponse>): Promise<CallToolResult | InputRequiredResult> {
+  const { deps, agent } = caller;
+  try {
+    const response = await guarded;
     if (response.status === 200) return completed(response.body.callId, response.body.result);
     if (response.body.status === "awaiting_answer" && response.body.askedOf === "user") {
       const asked = AskUserArguments.parse(args);
@@ -164,6 +187,7 @@ function serverFor(caller: McpRequest): Server {
   });
   server.setRequestHandler("tools/list", (request) => listTools(caller, request.params?.cursor));
   server.setRequestHandler("tools/call", async (request, ctx) => {
+    if (caller.answerAgain) return caller.answerAgain();
     const { name, arguments: args = {} } = request.params;
     const client = once(() => getMcpClient(deps.db, agent.id));
     const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
@@ -225,7 +249,9 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
   await keepHandshake(caller.deps.db, caller.agent.id, parsedBody);
   const served: McpRequest = { ...caller };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
-  const response = await mcpHandler().fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+  const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
+  const response = await mcpHandler().fetch(request, options);
+  if (served.recording && !(await served.recording)) return mcpHandler().fetch(request, options);
   if (served.refusal) throw served.refusal;
   return response;
 }

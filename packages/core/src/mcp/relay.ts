@@ -96,8 +96,11 @@ const takesAll = (client: McpClientRecord, requests: InputRequests) =>
   Object.keys(requests).length > 0 &&
   Object.values(requests).every(({ method, params }) => isRelayed(method) && takes(client, method, params ?? {}));
 
-/** A relay that can say when everything it was given to send has gone out (before the call's result goes). */
-export type ClientRelay = CallRelay & { settled(): Promise<void> };
+/**
+ * A relay that can say when everything it was given to send has gone out (before the call's result goes), and whether
+ * it sent anything (which makes the call's response a stream).
+ */
+export type ClientRelay = CallRelay & { settled(): Promise<void>; streamed(): boolean };
 
 export type RelayContext = {
   db: Db;
@@ -125,27 +128,34 @@ export function clientRelay({ db, agentId, server, ctx, streams, client }: Relay
   const logThreshold = async () => (modern ? requestLevel : ((await client())?.logLevel ?? LOG_LEVELS[0]));
   /** Notifications go out one after another, in the order they came, and all before the call's result. */
   let sent = Promise.resolve();
+  let streamed = false;
   const inOrder = (send: () => Promise<void>) => (sent = sent.then(send).catch(() => {}));
+  const notify = (notification: Parameters<ServerContext["mcpReq"]["notify"]>[0]) => {
+    streamed = true;
+    return ctx.mcpReq.notify(notification);
+  };
   return {
     wantsProgress: progressToken !== undefined,
     logLevel: modern ? requestLevel : LOG_LEVELS[0],
     progress: (params) =>
       inOrder(async () => {
-        if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { ...params, progressToken } });
+        if (progressToken !== undefined) await notify({ method: "notifications/progress", params: { ...params, progressToken } });
       }),
     log: (params) =>
       inOrder(async () => {
         const threshold = await logThreshold();
         if (threshold === undefined || LOG_LEVELS.indexOf(params.level) < LOG_LEVELS.indexOf(threshold)) return;
-        await ctx.mcpReq.notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
+        await notify({ method: "notifications/message", params: params as { level: "info"; data: unknown } });
       }),
     settled: () => sent,
+    streamed: () => streamed,
     takesInput: (requests) => modern && takesAll(modernClient(envelope), requests),
     request: async (method, params, signal) => {
       if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
       if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
       if (!takes(await client(), method, params)) throw cannotRelay(method);
       const id = `${REQUEST_ID_PREFIX}${randomUUID()}`;
+      streamed = true;
       await server.transport!.send({ jsonrpc: "2.0", id, method, params }, { relatedRequestId: ctx.mcpReq.id });
       const reply = await replyTo(db, agentId, id, AbortSignal.any([signal, ctx.mcpReq.signal]));
       if ("error" in reply) throw new ProtocolError(reply.error.code, reply.error.message, reply.error.data);
