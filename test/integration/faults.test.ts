@@ -8,6 +8,8 @@ import { freePort } from "@toolgate/local/free-port";
 import { ensureTable } from "@toolgate/local/local-table";
 import { startExecutor } from "../support/executor";
 import { serveToolgate } from "../support/http-server";
+import { startConformanceUpstream } from "../support/conformance-upstream";
+import type { ExtraTool } from "../support/conformance-upstream";
 import type { Executor } from "../support/executor";
 import { ADMIN_TOKEN, SIGNING_KEY, api, tool } from "../support/toolgate";
 import type { Api, ApiResponse } from "../support/toolgate";
@@ -165,6 +167,39 @@ describe("store faults", () => {
       await client.close().catch(() => {});
       await served.close();
       await executor.close();
+    }
+  }, 30_000);
+
+  test("faults - over /mcp, from an MCP module that reported progress on a streaming answer: a store that hangs as it answers still ends the call store_unavailable", async () => {
+    const reportsThenHangsTheStore: ExtraTool = {
+      tool: { name: "report_then_answer", description: "Reports progress, then answers.", inputSchema: { type: "object", properties: {} } },
+      handler: async (_args, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: 1, total: 1 } });
+        freeze();
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    };
+    const upstream = await startConformanceUpstream([reportsThenHangsTheStore]);
+    const served = await serveToolgate(toolgate);
+    const client = new Client({ name: "faults", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      const groupId = unique("module");
+      await putGroup(request, groupId, { description: "A module that reports progress.", executor: { type: "mcp", url: upstream.url } });
+      const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
+      const { token } = await createAgent(request, role.id);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const progress: number[] = [];
+      const result = await client.callTool({ name: "report_then_answer", arguments: {} }, { onprogress: (update) => void progress.push(update.progress) });
+      expect(progress).toEqual([1]);
+      expect(result.isError, JSON.stringify(result)).toBe(true);
+      expect(result._meta).toMatchObject({ code: "store_unavailable" });
+      expect(JSON.stringify(result.content)).not.toContain("done");
+    } finally {
+      thaw();
+      await client.close().catch(() => {});
+      await served.close();
+      await upstream.close();
     }
   }, 30_000);
 
