@@ -64,14 +64,37 @@ async function healthUntil(status: number, timeoutMs: number) {
   }
 }
 
-/** A group behind the given executor, a role on it and an agent in that role. */
-async function agentWithTool(executor: Executor) {
+/** A group as given, a role on it and an agent in that role. */
+async function agentOnGroup(group: Record<string, unknown>) {
   const groupId = unique("grp");
-  const toolName = unique("tool");
-  await putGroup(request, groupId, { description: "A tool behind a local executor.", executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(toolName)] });
+  await putGroup(request, groupId, group);
   const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
   const { agent, token } = await createAgent(request, role.id);
-  return { toolName, role, agent, token };
+  return { role, agent, token };
+}
+
+/** A group of one tool behind the given executor, a role on it and an agent in that role. */
+async function agentWithTool(executor: Executor) {
+  const toolName = unique("tool");
+  const made = await agentOnGroup({ description: "A tool behind a local executor.", executor: { type: "http", url: `${executor.url}/run` }, tools: [tool(toolName)] });
+  return { toolName, ...made };
+}
+
+/** The agent's 2026-07-28 MCP client on toolgate's /mcp, served for it alone; `close` ends both. */
+async function mcpClientOf(token: string) {
+  const served = await serveToolgate(toolgate);
+  const client = new Client({ name: "faults", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  } catch (error) {
+    await served.close();
+    throw error;
+  }
+  const close = async () => {
+    await client.close().catch(() => {});
+    await served.close();
+  };
+  return { client, close };
 }
 
 beforeAll(async () => {
@@ -145,11 +168,11 @@ describe("store faults", () => {
 
   test("faults - over /mcp, a store that hangs while the tool runs: the agent gets store_unavailable saying the tool ran, never the result the store could not record", async () => {
     const executor = await startExecutor();
-    const served = await serveToolgate(toolgate);
-    const client = new Client({ name: "faults", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    let connected: Awaited<ReturnType<typeof mcpClientOf>> | undefined;
     try {
       const { toolName, token } = await agentWithTool(executor);
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      connected = await mcpClientOf(token);
+      const { client } = connected;
       executor.respond({ status: 200, body: { content: "warm", type: "text" } });
       expect((await client.callTool({ name: toolName, arguments: { step: 0 } })).content).toEqual([{ type: "text", text: "warm" }]);
       executor.respond(() => {
@@ -164,8 +187,7 @@ describe("store faults", () => {
       expect(executor.requestsFor(toolName), "the tool ran once").toHaveLength(2);
     } finally {
       thaw();
-      await client.close().catch(() => {});
-      await served.close();
+      await connected?.close();
       await executor.close();
     }
   }, 30_000);
@@ -181,14 +203,11 @@ describe("store faults", () => {
       },
     };
     const upstream = await startConformanceUpstream([reportsThenHangsTheStore]);
-    const served = await serveToolgate(toolgate);
-    const client = new Client({ name: "faults", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    let connected: Awaited<ReturnType<typeof mcpClientOf>> | undefined;
     try {
-      const groupId = unique("module");
-      await putGroup(request, groupId, { description: "A module that reports progress.", executor: { type: "mcp", url: upstream.url } });
-      const role = await createRole(request, { name: unique("role"), toolGroups: [groupId] });
-      const { token } = await createAgent(request, role.id);
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const { token } = await agentOnGroup({ description: "A module that reports progress.", executor: { type: "mcp", url: upstream.url } });
+      connected = await mcpClientOf(token);
+      const { client } = connected;
       const progress: number[] = [];
       const result = await client.callTool({ name: "report_then_answer", arguments: {} }, { onprogress: (update) => void progress.push(update.progress) });
       expect(progress).toEqual([1]);
@@ -197,8 +216,7 @@ describe("store faults", () => {
       expect(JSON.stringify(result.content)).not.toContain("done");
     } finally {
       thaw();
-      await client.close().catch(() => {});
-      await served.close();
+      await connected?.close();
       await upstream.close();
     }
   }, 30_000);

@@ -23,7 +23,7 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
 
 /** The header naming a call to its executor, signed. */
-export type CallToken = Record<string, string>;
+type CallToken = Record<string, string>;
 
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
