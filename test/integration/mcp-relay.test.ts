@@ -51,8 +51,9 @@ type Connected = { client: Client; asked: Array<ElicitRequest["params"]>; logs: 
 /**
  * A 2025-era client (the SDK's default) of the agent, whose user answers each form with the next of `answers`. Its
  * replies to toolgate's requests are POSTed to a second toolgate instance, as a load balancer may send them.
+ * `sendsSession`: the session id it sends back instead of the one its handshake gave it.
  */
-async function connect(token: string, capabilities: Capabilities, answers: ElicitResult[] = []): Promise<Connected> {
+async function connect(token: string, capabilities: Capabilities, answers: ElicitResult[] = [], sendsSession?: string): Promise<Connected> {
   const asked: Connected["asked"] = [];
   const logs: Connected["logs"] = [];
   let elsewhere = 0;
@@ -63,7 +64,10 @@ async function connect(token: string, capabilities: Capabilities, answers: Elici
       return answers.shift() ?? { action: "cancel" };
     });
   client.setNotificationHandler("notifications/message", (notification) => void logs.push(notification.params));
-  const routed: typeof fetch = (url, init) => {
+  const routed: typeof fetch = (url, given) => {
+    const headers = new Headers(given?.headers);
+    if (sendsSession !== undefined && headers.has("mcp-session-id")) headers.set("mcp-session-id", sendsSession);
+    const init = { ...given, headers };
     const isReply = typeof init?.body === "string" && "result" in JSON.parse(init.body) && !("method" in JSON.parse(init.body));
     if (!isReply) return fetch(url, init);
     elsewhere++;
@@ -147,6 +151,32 @@ test("a module's question for a secret (URL mode) goes only to the agent's own c
   const overRest = await request("POST", `/agents/${unattended.agent.id}/calls`, { token: unattended.token, body: { tool: "connect_account", arguments: {} } });
   expect(overRest.body.result.content).toContain("cannot put this question to anyone");
   expect((await questionsQueue()).filter((queued) => queued.agentId === unattended.agent.id)).toEqual([]);
+});
+
+test("an agent's 2025-era clients are told apart by the session id each handshake gives: each is asked only what it declared and logs at its own level, whichever connected last; another agent's session id declares nothing", async () => {
+  const { agent, token } = await agentWithGroups(request, [group]);
+  const browser = await connect(token, { elicitation: { form: {}, url: {} } }, [{ action: "accept" }]);
+  const plain = await connect(token, {});
+  const sessions = [browser, plain].map(({ client }) => (client.transport as StreamableHTTPClientTransport).sessionId);
+  expect(sessions).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+  expect(sessions[0]).not.toBe(sessions[1]);
+
+  expect(textOf(await browser.client.callTool({ name: "connect_account", arguments: {} }))).toBe("connected: accept");
+  expect(textOf(await plain.client.callTool({ name: "connect_account", arguments: {} }))).toContain("cannot put this question to anyone");
+  expect(browser.asked).toHaveLength(1);
+
+  await browser.client.setLoggingLevel("warning");
+  await browser.client.callTool({ name: "test_tool_with_logging", arguments: {} });
+  await plain.client.callTool({ name: "test_tool_with_logging", arguments: {} });
+  expect(browser.logs).toEqual([]);
+  expect(plain.logs).toHaveLength(3);
+
+  const other = await agentWithGroups(request, [group]);
+  const borrowing = await connect(other.token, {}, [], sessions[0]);
+  expect(textOf(await borrowing.client.callTool({ name: "connect_account", arguments: {} }))).toContain("cannot put this question to anyone");
+  const madeUp = await connect(token, {}, [], "not-a-session");
+  expect(textOf(await madeUp.client.callTool({ name: "connect_account", arguments: {} }))).toContain("cannot put this question to anyone");
+  expect((await questionsQueue()).filter((queued) => [agent.id, other.agent.id].includes(queued.agentId))).toEqual([]);
 });
 
 test("sampling - a module's sampling request reaches a 2025-era client that declares sampling; one that does not gets the module a clear refusal", async () => {

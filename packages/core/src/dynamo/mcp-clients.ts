@@ -21,25 +21,28 @@ export const ClientReply = z.union([
 ]);
 export type ClientReply = z.infer<typeof ClientReply>;
 
+/** Which 2025-era client: the agent's, and the session toolgate gave it at its handshake (none: the agent's last such client). */
+export type McpClientKey = { agentId: string; sessionId?: string };
+
 const epochSeconds = (ms: number) => Math.floor(ms / 1000);
 
-export async function putMcpClient(db: Db, agentId: string, client: McpClientRecord, expiresAtMs: number): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.mcpClient(agentId), client, expiresAt: epochSeconds(expiresAtMs) } }));
+export async function putMcpClient(db: Db, { agentId, sessionId }: McpClientKey, client: McpClientRecord, expiresAtMs: number): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.mcpClient(agentId, sessionId), client, expiresAt: epochSeconds(expiresAtMs) } }));
 }
 
-export async function getMcpClient(db: Db, agentId: string): Promise<McpClientRecord | undefined> {
-  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId), ConsistentRead: true }));
+export async function getMcpClient(db: Db, { agentId, sessionId }: McpClientKey): Promise<McpClientRecord | undefined> {
+  const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId, sessionId), ConsistentRead: true }));
   const parsed = McpClientRecord.safeParse(Item?.client);
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Sets the log level of the client the agent last connected; a client never seen keeps none. */
-export async function setMcpClientLogLevel(db: Db, agentId: string, logLevel: string): Promise<void> {
+/** Sets the client's log level; a client never seen keeps none. */
+export async function setMcpClientLogLevel(db: Db, { agentId, sessionId }: McpClientKey, logLevel: string): Promise<void> {
   await attempt(() =>
     db.doc.send(
       new UpdateCommand({
         TableName: db.table,
-        Key: Keys.mcpClient(agentId),
+        Key: Keys.mcpClient(agentId, sessionId),
         UpdateExpression: "SET #client.logLevel = :level",
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeNames: { "#client": "client" },

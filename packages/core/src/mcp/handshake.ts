@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import type { Db } from "../dynamo/client";
 import { putMcpClient } from "../dynamo/mcp-clients";
-import type { McpClientRecord } from "../dynamo/mcp-clients";
+import type { McpClientKey, McpClientRecord } from "../dynamo/mcp-clients";
 
 /** How long a 2025-era client's handshake is kept for its later requests: a client reconnecting declares itself again. */
 const CLIENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
@@ -23,8 +24,29 @@ export function declaredClient(params: { protocolVersion: string; capabilities?:
   return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
 }
 
-/** Keeps what a 2025-era client declares at its handshake, for its later requests (each served afresh). */
-export async function keepHandshake(db: Db, agentId: string, body: unknown): Promise<void> {
+export const SESSION_HEADER = "mcp-session-id";
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** What a session id toolgate never gave names: no client, so nothing it declared (no item is ever kept under it). */
+const UNKNOWN_SESSION = "unknown";
+
+/**
+ * Which of the agent's 2025-era clients sent a request: the session id toolgate gave it at its handshake, which it
+ * sends back on every request after. Without one (a client connected before toolgate gave them), the agent's last.
+ */
+export function clientOf(request: Request, agentId: string): McpClientKey {
+  const session = request.headers.get(SESSION_HEADER);
+  if (session === null) return { agentId };
+  return { agentId, sessionId: SESSION_ID.test(session) ? session : UNKNOWN_SESSION };
+}
+
+/**
+ * Keeps what a 2025-era client declares at its handshake, for its later requests (each served afresh), under a
+ * session id of its own: the id it is to send back, for the handshake's answer to give it.
+ */
+export async function keepHandshake(db: Db, agentId: string, body: unknown): Promise<string | undefined> {
   const handshake = legacyHandshake(body);
-  if (handshake) await putMcpClient(db, agentId, declaredClient(handshake), Date.now() + CLIENT_KEPT_MS);
+  if (!handshake) return undefined;
+  const sessionId = randomUUID();
+  await putMcpClient(db, { agentId, sessionId }, declaredClient(handshake), Date.now() + CLIENT_KEPT_MS);
+  return sessionId;
 }

@@ -4,7 +4,8 @@ import { ASK_USER, AskUserArguments } from "../question/schema";
 import { askingRoute, askTheUser, questionAnswered } from "./ask";
 import type { AskingRoute } from "./ask";
 import { getMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
-import { keepHandshake } from "./handshake";
+import type { McpClientKey } from "../dynamo/mcp-clients";
+import { clientOf, keepHandshake, SESSION_HEADER } from "./handshake";
 import { askOverStream, resumeQuestion } from "./questions";
 import { clientRelay, keepReplies, once, repliesIn } from "./relay";
 import type { ClientRelay } from "./relay";
@@ -34,11 +35,16 @@ export type { RefusalMeta } from "./results";
 export type McpCaller = { deps: GuardDeps; agent: Agent; settings: McpSettings };
 
 /**
- * One request's caller; the refusal of the caller itself if the guard found its token revoked or its agent
- * terminated; and, for a call answered while its record was written, whether that record stands, and how to answer
- * again if it does not.
+ * One request's caller, and which of its 2025-era clients sent it; the refusal of the caller itself if the guard found
+ * its token revoked or its agent terminated; and, for a call answered while its record was written, whether that
+ * record stands, and how to answer again if it does not.
  */
-type McpRequest = McpCaller & { refusal?: ToolgateError; recording?: Promise<boolean>; answerAgain?: () => Promise<CallToolResult | InputRequiredResult> };
+type McpRequest = McpCaller & {
+  clientKey: McpClientKey;
+  refusal?: ToolgateError;
+  recording?: Promise<boolean>;
+  answerAgain?: () => Promise<CallToolResult | InputRequiredResult>;
+};
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const SERVER_INFO = { name: "toolgate", version: "1.0.0" };
@@ -179,7 +185,7 @@ function serveTasks(server: Server, caller: McpCaller) {
 const LogLevelParams = z.looseObject({ level: z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) });
 
 function serverFor(caller: McpRequest): Server {
-  const { deps, agent, settings } = caller;
+  const { deps, agent, settings, clientKey } = caller;
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
@@ -189,7 +195,7 @@ function serverFor(caller: McpRequest): Server {
   server.setRequestHandler("tools/call", async (request, ctx) => {
     if (caller.answerAgain) return caller.answerAgain();
     const { name, arguments: args = {} } = request.params;
-    const client = once(() => getMcpClient(deps.db, agent.id));
+    const client = once(() => getMcpClient(deps.db, clientKey));
     const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
     const tasks = declaresTasks(ctx.mcpReq.envelope);
     if (name !== ASK_USER) {
@@ -201,7 +207,7 @@ function serverFor(caller: McpRequest): Server {
     return callTool(caller, name, args, { tasks, relay, asks: await askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
   });
   server.setRequestHandler("logging/setLevel", { params: LogLevelParams }, async ({ level }) => {
-    await setMcpClientLogLevel(deps.db, agent.id, level);
+    await setMcpClientLogLevel(deps.db, clientKey, level);
     return {};
   });
   serveTasks(server, caller);
@@ -236,6 +242,8 @@ const mcpHandler = () =>
  * `parsedBody` is the POST's JSON when the edge has read it already (the request's body is then not read again).
  * A tools/call whose guard finds the caller's token revoked or its agent terminated throws that refusal, for the
  * edge to answer as it answers any request of such a caller (401 or 403), not as a tool's result.
+ * A 2025-era handshake's answer gives the client a session id: only to tell its later requests from those of the
+ * agent's other clients (which may declare other capabilities); each request is still served afresh.
  */
 export async function serveMcp(request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response> {
   const ownHost = new URL(request.url).hostname;
@@ -246,12 +254,18 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
     await keepReplies(caller.deps.db, caller.agent.id, replies);
     return new Response(null, { status: 202 });
   }
-  await keepHandshake(caller.deps.db, caller.agent.id, parsedBody);
-  const served: McpRequest = { ...caller };
+  const sessionId = await keepHandshake(caller.deps.db, caller.agent.id, parsedBody);
+  const served: McpRequest = { ...caller, clientKey: clientOf(request, caller.agent.id) };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
   const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
   const response = await mcpHandler().fetch(request, options);
   if (served.recording && !(await served.recording)) return mcpHandler().fetch(request, options);
   if (served.refusal) throw served.refusal;
-  return response;
+  return sessionId && response.ok ? withHeader(response, SESSION_HEADER, sessionId) : response;
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
