@@ -247,6 +247,8 @@ export async function benchMcp(options: {
     out("mcp_sdk_proxy_amid_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloor.p50 - times.sdkProxy.p50).toFixed(2));
     out("mcp_sdk_proxy_amid_spaced_floor_extra_p50_ms", (times.sdkProxyAmidFloor.p50 - times.proxyFloorSpaced.p50 - times.sdkProxy.p50).toFixed(2));
     out("mcp_proxy_minus_sdk_proxy_amid_floor_vs_peer", ((times.toolgateProxy.p50 - times.sdkProxyAmidFloor.p50) / peerP50).toFixed(2));
+    // The headline's own formula, for that ungoverned proxy amid the same requests: the ratio a proxy doing nothing of its own would score.
+    out("mcp_sdk_proxy_amid_floor_overhead_minus_floor_vs_peer", ((times.sdkProxyAmidFloor.p50 - times.upstream.p50 - times.proxyFloor.p50) / peerP50).toFixed(2));
     // What carrying a large answer adds: each path's large call minus its small one, beyond the same difference directly.
     const large = await interleaved(
       {
