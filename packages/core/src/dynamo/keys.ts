@@ -37,12 +37,8 @@ export const Keys = {
   agent: (id: string) => ({ pk: `AGENT#${id}`, sk: "AGENT" }),
   answerToken: (id: string) => ({ pk: `ANSWERTOKEN#${id}`, sk: "ANSWERTOKEN" }),
   call: (agentId: string, callId: string) => ({ pk: `AGENT#${agentId}`, sk: `CALL#${callId}` }),
-  /**
-   * One 2025-era MCP client of the agent as it declared itself (its capabilities, its log level): nothing else carries
-   * them between requests. Each client's under the session id toolgate gave it; a client without one (connected
-   * before toolgate gave them), the agent's last such client.
-   */
-  mcpClient: (agentId: string, sessionId?: string) => ({ pk: `AGENT#${agentId}`, sk: sessionId === undefined ? "MCPCLIENT" : `MCPCLIENT#${sessionId}` }),
+  /** One 2025-era MCP client of the agent, under the session id toolgate gave it: the log level it set (what it declared travels in the id). */
+  mcpClient: (agentId: string, sessionId: string) => ({ pk: `AGENT#${agentId}`, sk: `MCPCLIENT#${sessionId}` }),
   /** The agent's client's answer to a request toolgate sent it on a call's response stream, until the waiting call reads it. */
   clientReply: (agentId: string, requestId: string) => ({ pk: `AGENT#${agentId}`, sk: `REPLY#${requestId}` }),
   /** Up to when cleanup has looked at every call admitted straight to running or to its runtime (the agents walk). */

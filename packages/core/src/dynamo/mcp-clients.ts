@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import type { Db } from "./client";
 import { Keys } from "./keys";
 import { attempt } from "./write";
 
-/** What a 2025-era client declared at its handshake, kept for the stateless requests after it. */
+/** What a 2025-era client declared at its handshake, for the stateless requests after it. */
 export const McpClientRecord = z.object({
   protocolVersion: z.string(),
   elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(),
@@ -21,35 +21,19 @@ export const ClientReply = z.union([
 ]);
 export type ClientReply = z.infer<typeof ClientReply>;
 
-/** Which 2025-era client: the agent's, and the session toolgate gave it at its handshake (none: the agent's last such client). */
-export type McpClientKey = { agentId: string; sessionId?: string };
+/** One 2025-era client: the agent's, under the session id toolgate gave it at its handshake. */
+export type McpClientKey = { agentId: string; sessionId: string };
 
 const epochSeconds = (ms: number) => Math.floor(ms / 1000);
 
-export async function putMcpClient(db: Db, { agentId, sessionId }: McpClientKey, client: McpClientRecord, expiresAtMs: number): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.mcpClient(agentId, sessionId), client, expiresAt: epochSeconds(expiresAtMs) } }));
+/** The log level a client with a session id last set (what it declared travels in the id itself). */
+export async function putMcpClientLogLevel(db: Db, { agentId, sessionId }: McpClientKey, logLevel: string, expiresAtMs: number): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...Keys.mcpClient(agentId, sessionId), logLevel, expiresAt: epochSeconds(expiresAtMs) } }));
 }
 
-export async function getMcpClient(db: Db, { agentId, sessionId }: McpClientKey): Promise<McpClientRecord | undefined> {
+export async function getMcpClientLogLevel(db: Db, { agentId, sessionId }: McpClientKey): Promise<string | undefined> {
   const { Item } = await db.doc.send(new GetCommand({ TableName: db.table, Key: Keys.mcpClient(agentId, sessionId), ConsistentRead: true }));
-  const parsed = McpClientRecord.safeParse(Item?.client);
-  return parsed.success ? parsed.data : undefined;
-}
-
-/** Sets the client's log level; a client never seen keeps none. */
-export async function setMcpClientLogLevel(db: Db, { agentId, sessionId }: McpClientKey, logLevel: string): Promise<void> {
-  await attempt(() =>
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: Keys.mcpClient(agentId, sessionId),
-        UpdateExpression: "SET #client.logLevel = :level",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#client": "client" },
-        ExpressionAttributeValues: { ":level": logLevel },
-      }),
-    ),
-  );
+  return typeof Item?.logLevel === "string" ? Item.logLevel : undefined;
 }
 
 /** Keeps the first reply to a request; a second one (a client retrying its POST) changes nothing. */

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
+import type { ArgumentSeal } from "../call/seal";
 import type { Db } from "../dynamo/client";
-import { putMcpClient } from "../dynamo/mcp-clients";
-import type { McpClientKey, McpClientRecord } from "../dynamo/mcp-clients";
+import { getMcpClientLogLevel, putMcpClientLogLevel } from "../dynamo/mcp-clients";
+import type { McpClientRecord } from "../dynamo/mcp-clients";
 
-/** How long a 2025-era client's handshake is kept for its later requests: a client reconnecting declares itself again. */
-const CLIENT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_HEADER = "mcp-session-id";
+/** How long a client's log level is kept after it last set one. */
+const LOG_LEVEL_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const HandshakeParams = z.looseObject({ protocolVersion: z.string().max(100), capabilities: z.record(z.string(), z.unknown()).optional() });
 
@@ -17,36 +19,51 @@ function legacyHandshake(body: unknown) {
   return params.success ? params.data : undefined;
 }
 
-/** A client's handshake as kept for its later requests: a 2025-06-18 `elicitation: {}` means forms. */
+/** What a client declared at its handshake: a 2025-06-18 `elicitation: {}` means forms. */
 export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): McpClientRecord {
   const elicitation = params.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   const modes = elicitation && { form: elicitation.form !== undefined || elicitation.url === undefined, url: elicitation.url !== undefined };
   return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
 }
 
-export const SESSION_HEADER = "mcp-session-id";
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** What a session id toolgate never gave names: no client, so nothing it declared (no item is ever kept under it). */
-const UNKNOWN_SESSION = "unknown";
+/** What a session id holds, sealed (AEAD: tampering opens nothing): whose client it is, which one, and what it declared. */
+type SessionState = { kind: "toolgate/mcp-client"; agentId: string; id: string; client: McpClientRecord };
+const SessionClient = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean() });
 
 /**
- * Which of the agent's 2025-era clients sent a request: the session id toolgate gave it at its handshake, which it
- * sends back on every request after. Without one (a client connected before toolgate gave them), the agent's last.
+ * Which of the agent's 2025-era clients sent a request, and what it declared: one whose handshake gave it a session
+ * id, which it sends back on every request (MCP says it must); or one that sends none, or an id toolgate did not give
+ * this agent (`unknown`), which declared nothing.
  */
-export function clientOf(request: Request, agentId: string): McpClientKey {
-  const session = request.headers.get(SESSION_HEADER);
-  if (session === null) return { agentId };
-  return { agentId, sessionId: SESSION_ID.test(session) ? session : UNKNOWN_SESSION };
-}
+export type ClientSession = { kind: "session"; agentId: string; id: string; declared: McpClientRecord } | { kind: "unknown"; agentId: string };
 
 /**
- * Keeps what a 2025-era client declares at its handshake, for its later requests (each served afresh), under a
- * session id of its own: the id it is to send back, for the handshake's answer to give it.
+ * The session id a 2025-era handshake's answer gives its client: what the client declared, sealed, so any instance
+ * reads it from the client's next request, and nothing is stored for it.
  */
-export async function keepHandshake(db: Db, agentId: string, body: unknown): Promise<string | undefined> {
+export function handshakeSession(seal: ArgumentSeal, agentId: string, body: unknown): string | undefined {
   const handshake = legacyHandshake(body);
   if (!handshake) return undefined;
-  const sessionId = randomUUID();
-  await putMcpClient(db, { agentId, sessionId }, declaredClient(handshake), Date.now() + CLIENT_KEPT_MS);
-  return sessionId;
+  const state: SessionState = { kind: "toolgate/mcp-client", agentId, id: randomUUID(), client: declaredClient(handshake) };
+  return seal.seal(state);
+}
+
+export function clientOf(seal: ArgumentSeal, request: Request, agentId: string): ClientSession {
+  const sessionId = request.headers.get(SESSION_HEADER);
+  const state = sessionId === null ? undefined : (seal.open(sessionId) as Partial<SessionState> | undefined);
+  const declared = SessionClient.safeParse(state?.client);
+  if (state?.kind !== "toolgate/mcp-client" || state.agentId !== agentId || typeof state.id !== "string" || !declared.success) return { kind: "unknown", agentId };
+  return { kind: "session", agentId, id: state.id, declared: declared.data };
+}
+
+/** What the client declared, with the log level it last set (read from the store: only when it is needed). */
+export async function declaredBy(db: Db, session: ClientSession): Promise<McpClientRecord | undefined> {
+  if (session.kind === "unknown") return undefined;
+  const logLevel = await getMcpClientLogLevel(db, { agentId: session.agentId, sessionId: session.id });
+  return { ...session.declared, ...(logLevel ? { logLevel } : {}) };
+}
+
+/** Keeps the level a client's logging/setLevel asks for, for its later requests; a client toolgate does not know keeps none. */
+export async function keepLogLevel(db: Db, session: ClientSession, level: string): Promise<void> {
+  if (session.kind === "session") await putMcpClientLogLevel(db, { agentId: session.agentId, sessionId: session.id }, level, Date.now() + LOG_LEVEL_KEPT_MS);
 }

@@ -3,9 +3,8 @@ import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandle
 import { ASK_USER, AskUserArguments } from "../question/schema";
 import { askingRoute, askTheUser, questionAnswered } from "./ask";
 import type { AskingRoute } from "./ask";
-import { getMcpClient, setMcpClientLogLevel } from "../dynamo/mcp-clients";
-import type { McpClientKey } from "../dynamo/mcp-clients";
-import { clientOf, keepHandshake, SESSION_HEADER } from "./handshake";
+import { clientOf, declaredBy, handshakeSession, keepLogLevel, SESSION_HEADER } from "./handshake";
+import type { ClientSession } from "./handshake";
 import { askOverStream, resumeQuestion } from "./questions";
 import { clientRelay, keepReplies, once, repliesIn } from "./relay";
 import type { ClientRelay } from "./relay";
@@ -40,7 +39,7 @@ export type McpCaller = { deps: GuardDeps; agent: Agent; settings: McpSettings }
  * record stands, and how to answer again if it does not.
  */
 type McpRequest = McpCaller & {
-  clientKey: McpClientKey;
+  session: ClientSession;
   refusal?: ToolgateError;
   recording?: Promise<boolean>;
   answerAgain?: () => Promise<CallToolResult | InputRequiredResult>;
@@ -185,7 +184,7 @@ function serveTasks(server: Server, caller: McpCaller) {
 const LogLevelParams = z.looseObject({ level: z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) });
 
 function serverFor(caller: McpRequest): Server {
-  const { deps, agent, settings, clientKey } = caller;
+  const { deps, agent, settings, session } = caller;
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
@@ -195,7 +194,7 @@ function serverFor(caller: McpRequest): Server {
   server.setRequestHandler("tools/call", async (request, ctx) => {
     if (caller.answerAgain) return caller.answerAgain();
     const { name, arguments: args = {} } = request.params;
-    const client = once(() => getMcpClient(deps.db, clientKey));
+    const client = once(() => declaredBy(deps.db, session));
     const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
     const tasks = declaresTasks(ctx.mcpReq.envelope);
     if (name !== ASK_USER) {
@@ -207,7 +206,7 @@ function serverFor(caller: McpRequest): Server {
     return callTool(caller, name, args, { tasks, relay, asks: await askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
   });
   server.setRequestHandler("logging/setLevel", { params: LogLevelParams }, async ({ level }) => {
-    await setMcpClientLogLevel(deps.db, clientKey, level);
+    await keepLogLevel(deps.db, session, level);
     return {};
   });
   serveTasks(server, caller);
@@ -242,8 +241,8 @@ const mcpHandler = () =>
  * `parsedBody` is the POST's JSON when the edge has read it already (the request's body is then not read again).
  * A tools/call whose guard finds the caller's token revoked or its agent terminated throws that refusal, for the
  * edge to answer as it answers any request of such a caller (401 or 403), not as a tool's result.
- * A 2025-era handshake's answer gives the client a session id: only to tell its later requests from those of the
- * agent's other clients (which may declare other capabilities); each request is still served afresh.
+ * A 2025-era handshake's answer gives the client a session id, what it declared sealed in it: its later requests say
+ * what it takes, whatever the agent's other clients declared; each request is still served afresh, on any instance.
  */
 export async function serveMcp(request: Request, parsedBody: unknown, caller: McpCaller): Promise<Response> {
   const ownHost = new URL(request.url).hostname;
@@ -254,8 +253,8 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
     await keepReplies(caller.deps.db, caller.agent.id, replies);
     return new Response(null, { status: 202 });
   }
-  const sessionId = await keepHandshake(caller.deps.db, caller.agent.id, parsedBody);
-  const served: McpRequest = { ...caller, clientKey: clientOf(request, caller.agent.id) };
+  const sessionId = handshakeSession(caller.deps.seal, caller.agent.id, parsedBody);
+  const served: McpRequest = { ...caller, session: clientOf(caller.deps.seal, request, caller.agent.id) };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
   const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
   const response = await mcpHandler().fetch(request, options);
