@@ -4,16 +4,6 @@ import type { Db } from "./client";
 import { Keys } from "./keys";
 import { attempt } from "./write";
 
-/** What a 2025-era client declared at its handshake, for the stateless requests after it. */
-export const McpClientRecord = z.object({
-  protocolVersion: z.string(),
-  elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(),
-  sampling: z.boolean(),
-  /** The least severe log level it asked for (logging/setLevel); unset, every level is sent. */
-  logLevel: z.string().optional(),
-});
-export type McpClientRecord = z.infer<typeof McpClientRecord>;
-
 /** A reply to a request toolgate sent the client: its JSON-RPC result or error, as it came. */
 export const ClientReply = z.union([
   z.object({ result: z.record(z.string(), z.unknown()) }),

@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse } from "@modelcontextprotocol/server";
 import type { InputRequiredResult } from "@modelcontextprotocol/server";
 import type { ArgumentSeal } from "../call/seal";
-import type { McpClientRecord } from "../dynamo/mcp-clients";
+import type { DeclaredClient } from "./handshake";
 import type { AnswerInput, AskUserArguments } from "../question/schema";
 
 /** What a question's request state holds, sealed: the call it waits in and the agent that asked (AEAD: tampering opens nothing). */
@@ -16,7 +16,7 @@ const ANSWER_KEY = "answer";
  */
 export type AskingRoute = "input_required" | "stream";
 
-export async function askingRoute(envelope: unknown, streams: boolean, client: () => Promise<McpClientRecord | undefined>): Promise<AskingRoute | undefined> {
+export async function askingRoute(envelope: unknown, streams: boolean, client: () => Promise<DeclaredClient | undefined>): Promise<AskingRoute | undefined> {
   if (envelope !== undefined) {
     const capabilities = (envelope as Record<string, { elicitation?: unknown } | undefined>)[CLIENT_CAPABILITIES_META_KEY];
     return capabilities?.elicitation !== undefined ? "input_required" : undefined;

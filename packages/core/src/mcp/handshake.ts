@@ -3,7 +3,6 @@ import * as z from "zod";
 import type { ArgumentSeal } from "../call/seal";
 import type { Db } from "../dynamo/client";
 import { getMcpClientLogLevel, putMcpClientLogLevel } from "../dynamo/mcp-clients";
-import type { McpClientRecord } from "../dynamo/mcp-clients";
 
 export const SESSION_HEADER = "mcp-session-id";
 /** How long a client's log level is kept after it last set one. */
@@ -19,23 +18,27 @@ function legacyHandshake(body: unknown) {
   return params.success ? params.data : undefined;
 }
 
-/** What a client declared at its handshake: a 2025-06-18 `elicitation: {}` means forms. */
-export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): McpClientRecord {
+/** What a client declared: its protocol version, whether it takes questions (forms, URLs) and sampling requests. */
+const Declared = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean() });
+/** What a client declared, and the least severe log level it asked for (logging/setLevel; unset, every level is sent). */
+export type DeclaredClient = z.infer<typeof Declared> & { logLevel?: string };
+
+/** What a client's capabilities declare: a 2025-06-18 `elicitation: {}` means forms. */
+export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): DeclaredClient {
   const elicitation = params.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   const modes = elicitation && { form: elicitation.form !== undefined || elicitation.url === undefined, url: elicitation.url !== undefined };
   return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
 }
 
 /** What a session id holds, sealed (AEAD: tampering opens nothing): whose client it is, which one, and what it declared. */
-type SessionState = { kind: "toolgate/mcp-client"; agentId: string; id: string; client: McpClientRecord };
-const SessionClient = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean() });
+type SessionState = { kind: "toolgate/mcp-client"; agentId: string; id: string; client: DeclaredClient };
 
 /**
  * Which of the agent's 2025-era clients sent a request, and what it declared: one whose handshake gave it a session
  * id, which it sends back on every request (MCP says it must); or one that sends none, or an id toolgate did not give
  * this agent (`unknown`), which declared nothing.
  */
-export type ClientSession = { kind: "session"; agentId: string; id: string; declared: McpClientRecord } | { kind: "unknown"; agentId: string };
+export type ClientSession = { kind: "session"; agentId: string; id: string; declared: DeclaredClient } | { kind: "unknown"; agentId: string };
 
 /**
  * The session id a 2025-era handshake's answer gives its client: what the client declared, sealed, so any instance
@@ -51,13 +54,13 @@ export function handshakeSession(seal: ArgumentSeal, agentId: string, body: unkn
 export function clientOf(seal: ArgumentSeal, request: Request, agentId: string): ClientSession {
   const sessionId = request.headers.get(SESSION_HEADER);
   const state = sessionId === null ? undefined : (seal.open(sessionId) as Partial<SessionState> | undefined);
-  const declared = SessionClient.safeParse(state?.client);
+  const declared = Declared.safeParse(state?.client);
   if (state?.kind !== "toolgate/mcp-client" || state.agentId !== agentId || typeof state.id !== "string" || !declared.success) return { kind: "unknown", agentId };
   return { kind: "session", agentId, id: state.id, declared: declared.data };
 }
 
 /** What the client declared, with the log level it last set (read from the store: only when it is needed). */
-export async function declaredBy(db: Db, session: ClientSession): Promise<McpClientRecord | undefined> {
+export async function declaredBy(db: Db, session: ClientSession): Promise<DeclaredClient | undefined> {
   if (session.kind === "unknown") return undefined;
   const logLevel = await getMcpClientLogLevel(db, { agentId: session.agentId, sessionId: session.id });
   return { ...session.declared, ...(logLevel ? { logLevel } : {}) };

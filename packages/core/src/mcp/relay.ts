@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, ProtocolError } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { putClientReply, takeClientReply } from "../dynamo/mcp-clients";
-import type { ClientReply, McpClientRecord } from "../dynamo/mcp-clients";
+import type { ClientReply } from "../dynamo/mcp-clients";
 import type { Db } from "../dynamo/client";
 import { cannotRelay, isRelayed } from "../executor/relay";
 import type { CallRelay, InputRequests, RelayedRequest } from "../executor/relay";
 import { declaredClient } from "./handshake";
+import type { DeclaredClient } from "./handshake";
 
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 /** The ids of requests toolgate sends an agent's client: its replies to them are toolgate's, not the SDK's. */
@@ -80,19 +81,19 @@ export async function keepReplies(db: Db, agentId: string, replies: JsonRpcReply
 }
 
 /** What the client must have declared to take a request: its sampling, or its elicitation in the request's mode. */
-function takes(client: McpClientRecord | undefined, method: RelayedRequest, params: Record<string, unknown>) {
+function takes(client: DeclaredClient | undefined, method: RelayedRequest, params: Record<string, unknown>) {
   if (method === "sampling/createMessage") return client?.sampling === true;
   return params.mode === "url" ? client?.elicitation?.url === true : client?.elicitation?.form === true;
 }
 
 /** A 2026-07-28 client as its request declares it (its capabilities ride every request). */
-function modernClient(envelope: Record<string, unknown>): McpClientRecord {
+function modernClient(envelope: Record<string, unknown>): DeclaredClient {
   const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined;
   return declaredClient({ protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? ""), ...(capabilities ? { capabilities } : {}) });
 }
 
 /** Whether a client takes every one of these requests (at least one): each a question or sampling request it declared. */
-const takesAll = (client: McpClientRecord, requests: InputRequests) =>
+const takesAll = (client: DeclaredClient, requests: InputRequests) =>
   Object.keys(requests).length > 0 &&
   Object.values(requests).every(({ method, params }) => isRelayed(method) && takes(client, method, params ?? {}));
 
@@ -111,7 +112,7 @@ export type RelayContext = {
   /** Whether this deployment's responses reach the client as they are written (npm start), rather than whole at the end. */
   streams: boolean;
   /** The agent's 2025-era client as it declared itself, read once per call and only when needed. */
-  client: () => Promise<McpClientRecord | undefined>;
+  client: () => Promise<DeclaredClient | undefined>;
 };
 
 /**
