@@ -16,12 +16,12 @@ const ANSWER_KEY = "answer";
  */
 export type AskingRoute = "input_required" | "stream";
 
-export async function askingRoute(envelope: unknown, streams: boolean, client: () => Promise<DeclaredClient | undefined>): Promise<AskingRoute | undefined> {
+export function askingRoute(envelope: unknown, streams: boolean, client: DeclaredClient | undefined): AskingRoute | undefined {
   if (envelope !== undefined) {
     const capabilities = (envelope as Record<string, { elicitation?: unknown } | undefined>)[CLIENT_CAPABILITIES_META_KEY];
     return capabilities?.elicitation !== undefined ? "input_required" : undefined;
   }
-  return streams && (await client())?.elicitation?.form ? "stream" : undefined;
+  return streams && client?.elicitation?.form ? "stream" : undefined;
 }
 
 /** The form the question becomes: its options as an enum (a multi-select with `multiple`), else a text field. */

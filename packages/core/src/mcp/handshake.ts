@@ -20,8 +20,7 @@ function legacyHandshake(body: unknown) {
 
 /** What a client declared: its protocol version, whether it takes questions (forms, URLs) and sampling requests. */
 const Declared = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean() });
-/** What a client declared, and the least severe log level it asked for (logging/setLevel; unset, every level is sent). */
-export type DeclaredClient = z.infer<typeof Declared> & { logLevel?: string };
+export type DeclaredClient = z.infer<typeof Declared>;
 
 /** What a client's capabilities declare: a 2025-06-18 `elicitation: {}` means forms. */
 export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): DeclaredClient {
@@ -59,11 +58,9 @@ export function clientOf(seal: ArgumentSeal, request: Request, agentId: string):
   return { kind: "session", agentId, id: state.id, declared: declared.data };
 }
 
-/** What the client declared, with the log level it last set (read from the store: only when it is needed). */
-export async function declaredBy(db: Db, session: ClientSession): Promise<DeclaredClient | undefined> {
-  if (session.kind === "unknown") return undefined;
-  const logLevel = await getMcpClientLogLevel(db, { agentId: session.agentId, sessionId: session.id });
-  return { ...session.declared, ...(logLevel ? { logLevel } : {}) };
+/** The least severe log level the client asked for (logging/setLevel); unset, or a client toolgate does not know, none. */
+export async function logLevelOf(db: Db, session: ClientSession): Promise<string | undefined> {
+  return session.kind === "session" ? getMcpClientLogLevel(db, { agentId: session.agentId, sessionId: session.id }) : undefined;
 }
 
 /** Keeps the level a client's logging/setLevel asks for, for its later requests; a client toolgate does not know keeps none. */

@@ -3,7 +3,7 @@ import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandle
 import { ASK_USER, AskUserArguments } from "../question/schema";
 import { askingRoute, askTheUser, questionAnswered } from "./ask";
 import type { AskingRoute } from "./ask";
-import { clientOf, declaredBy, handshakeSession, keepLogLevel, SESSION_HEADER } from "./handshake";
+import { clientOf, handshakeSession, keepLogLevel, logLevelOf, SESSION_HEADER } from "./handshake";
 import type { ClientSession } from "./handshake";
 import { askOverStream, resumeQuestion } from "./questions";
 import { clientRelay, keepReplies, once, repliesIn } from "./relay";
@@ -194,8 +194,9 @@ function serverFor(caller: McpRequest): Server {
   server.setRequestHandler("tools/call", async (request, ctx) => {
     if (caller.answerAgain) return caller.answerAgain();
     const { name, arguments: args = {} } = request.params;
-    const client = once(() => declaredBy(deps.db, session));
-    const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client });
+    const client = session.kind === "session" ? session.declared : undefined;
+    const logLevel = once(() => logLevelOf(deps.db, session));
+    const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client, logLevel });
     const tasks = declaresTasks(ctx.mcpReq.envelope);
     if (name !== ASK_USER) {
       const paused = pausedOf(deps.seal, ctx.mcpReq.requestState(), agent.id);
@@ -203,7 +204,7 @@ function serverFor(caller: McpRequest): Server {
     }
     const answered = questionAnswered(deps.seal, ctx.mcpReq.requestState(), agent.id);
     if (answered) return resumeQuestion(caller, answered, args, ctx.mcpReq.inputResponses);
-    return callTool(caller, name, args, { tasks, relay, asks: await askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
+    return callTool(caller, name, args, { tasks, relay, asks: askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
   });
   server.setRequestHandler("logging/setLevel", { params: LogLevelParams }, async ({ level }) => {
     await keepLogLevel(deps.db, session, level);

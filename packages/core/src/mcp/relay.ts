@@ -111,8 +111,10 @@ export type RelayContext = {
   ctx: ServerContext;
   /** Whether this deployment's responses reach the client as they are written (npm start), rather than whole at the end. */
   streams: boolean;
-  /** The agent's 2025-era client as it declared itself, read once per call and only when needed. */
-  client: () => Promise<DeclaredClient | undefined>;
+  /** The agent's 2025-era client as it declared itself (its session id says), if it is one. */
+  client: DeclaredClient | undefined;
+  /** The least severe log level that client asked for, read once per call and only when needed. */
+  logLevel: () => Promise<string | undefined>;
 };
 
 /**
@@ -121,12 +123,12 @@ export type RelayContext = {
  * request's own level; none without one); and, to a 2025-era client that declared it, on a streaming response, the
  * upstream's questions and sampling requests, whose replies come back on another POST, matched through the store.
  */
-export function clientRelay({ db, agentId, server, ctx, streams, client }: RelayContext): ClientRelay {
+export function clientRelay({ db, agentId, server, ctx, streams, client, logLevel }: RelayContext): ClientRelay {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope !== undefined;
   const progressToken = ctx.mcpReq._meta?.progressToken;
   const requestLevel = modern ? (envelope[LOG_LEVEL_META_KEY] as string | undefined) : undefined;
-  const logThreshold = async () => (modern ? requestLevel : ((await client())?.logLevel ?? LOG_LEVELS[0]));
+  const logThreshold = async () => (modern ? requestLevel : ((await logLevel()) ?? LOG_LEVELS[0]));
   /** Notifications go out one after another, in the order they came, and all before the call's result. */
   let sent = Promise.resolve();
   let streamed = false;
@@ -154,7 +156,7 @@ export function clientRelay({ db, agentId, server, ctx, streams, client }: Relay
     request: async (method, params, signal) => {
       if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
       if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
-      if (!takes(await client(), method, params)) throw cannotRelay(method);
+      if (!takes(client, method, params)) throw cannotRelay(method);
       const id = `${REQUEST_ID_PREFIX}${randomUUID()}`;
       streamed = true;
       await server.transport!.send({ jsonrpc: "2.0", id, method, params }, { relatedRequestId: ctx.mcpReq.id });
