@@ -170,7 +170,8 @@ const failed = ({ url, secrets }: Exchange, reason: string) =>
 
 /**
  * Runs one exchange with the upstream on a connection of its own, within the deadline: past it the request is aborted
- * (which cancels it upstream) and the answer is 504 tool_timeout. The deadline counts from the call's admission.
+ * (which cancels it upstream) and the answer is 504 tool_timeout. The deadline counts from the call's admission
+ * (its scope's `admitted`).
  */
 async function exchange<T>(
   executor: McpExecutor,
@@ -179,11 +180,12 @@ async function exchange<T>(
   timeoutMs: number,
   scopeOf: (secrets: string[]) => ServedCall | undefined,
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
-  admitted?: Promise<void>,
 ) {
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
   const context: Exchange = { url, tool, timeoutMs, secrets };
+  const scope = scopeOf(secrets);
+  const admitted = scope?.admitted;
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let ended = false;
@@ -199,7 +201,7 @@ async function exchange<T>(
     else start();
   });
   try {
-    const value = await Promise.race([withConnection(url, headers, scopeOf(secrets), abort.signal, (connection) => work(connection, abort.signal)), deadline]);
+    const value = await Promise.race([withConnection(url, headers, scope, abort.signal, (connection) => work(connection, abort.signal)), deadline]);
     return { value, context };
   } catch (error) {
     if (error instanceof ToolgateError || error instanceof InputRequired) throw error;
@@ -322,7 +324,6 @@ export async function runMcpExecutor(
         given = await answersTo(answer, serving!, signal);
       }
     },
-    admitted,
   );
   return toolResult(value as CallToolResult, context);
 }
