@@ -1,3 +1,4 @@
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { beforeAll, expect, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { api, testToolgate, tool } from "../support/toolgate";
@@ -5,17 +6,19 @@ import type { Api } from "../support/toolgate";
 
 type Sent = { command: string; input: Record<string, any> };
 
-/** Every request a toolgate's DynamoDB client sends, as the real client sends it. */
-function recordRequests(toolgate: Toolgate): Sent[] {
+/** Every request a toolgate's DynamoDB client sends once begun, as the real client sends it (its values marshalled). */
+function recordRequests() {
   const sent: Sent[] = [];
-  toolgate.db.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      sent.push({ command: String(context.commandName), input: structuredClone(args.input as Record<string, any>) });
-      return next(args);
-    },
-    { step: "initialize", name: "recordRequests" },
-  );
-  return sent;
+  let recording = false;
+  const instrument = (client: DynamoDBClient) =>
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (recording) sent.push({ command: String(context.commandName), input: structuredClone(args.input as Record<string, any>) });
+        return next(args);
+      },
+      { step: "initialize", name: "recordRequests" },
+    );
+  return { sent, instrument, begin: () => void (recording = true) };
 }
 
 const GROUPS = 40;
@@ -30,8 +33,8 @@ const namesOf = (body: { tools: Array<{ function: { name: string } }> }) => body
 const groupKeysRead = (sent: Sent[]) =>
   sent
     .filter((request) => request.command === "BatchGetItemCommand")
-    .flatMap((request) => Object.values(request.input.RequestItems as Record<string, { Keys: Array<{ sk: string }> }>).flatMap((batch) => batch.Keys))
-    .map((key) => key.sk)
+    .flatMap((request) => Object.values(request.input.RequestItems as Record<string, { Keys: Array<{ sk: { S: string } }> }>).flatMap((batch) => batch.Keys))
+    .map((key) => key.sk.S)
     .filter((sk) => sk.startsWith("GROUP#"))
     .sort();
 
@@ -46,14 +49,15 @@ beforeAll(async () => {
 });
 
 test("catalog - a cold process serving an agent whose role names 2 of 40 groups reads those 2, the policy overrides, the Cedar policies and the groups of its department and its own, not the whole catalog", async () => {
-  const cold = await testToolgate({ table: writer.db.table });
-  const sent = recordRequests(cold);
+  const { sent, instrument, begin } = recordRequests();
+  const cold = await testToolgate({ table: writer.db.table, instrument });
+  begin();
   const listed = await api(cold)("GET", `/agents/${agent.id}/tools`, { token: agent.token });
   expect(listed.status).toBe(200);
   expect(namesOf(listed.body)).toEqual(["cold_1_read", "cold_1_write", "cold_2_read"]);
   expect(groupKeysRead(sent)).toEqual([`GROUP#${groupId(1)}`, `GROUP#${groupId(2)}`]);
-  const catalogQueries = sent.filter((request) => request.command === "QueryCommand" && request.input.ExpressionAttributeValues?.[":pk"] === "CATALOG");
-  expect(catalogQueries.map((request) => request.input.ExpressionAttributeValues?.[":prefix"]).sort()).toEqual(
+  const catalogQueries = sent.filter((request) => request.command === "QueryCommand" && request.input.ExpressionAttributeValues?.[":pk"]?.S === "CATALOG");
+  expect(catalogQueries.map((request) => request.input.ExpressionAttributeValues?.[":prefix"]?.S).sort()).toEqual(
     ["CEDAR#", "POLICY#", `SCOPED#agent:${agent.id}#`, "SCOPED#department:cold#"].sort(),
   );
   expect(sent.map((request) => request.command)).not.toContain("ScanCommand");

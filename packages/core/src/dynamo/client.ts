@@ -1,10 +1,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { StoreUnavailableError } from "../error";
+import { Documents } from "./documents";
 import { isStoreFault } from "./faults";
 
 export type Db = {
-  doc: DynamoDBDocumentClient;
+  doc: Documents;
   client: DynamoDBClient;
   table: string;
   /** How long a write that keeps losing races is retried before the caller gets 503 busy. */
@@ -24,6 +24,11 @@ export type DbOptions = {
   expiresByTtl?: boolean;
   /** Called once per DynamoDB request actually sent (a round trip), with the operation name. */
   onRoundTrip?: (operation: string) => void;
+  /**
+   * Adds middleware of the caller's own (a recorder) to the client. The client resolves each command's middleware
+   * once, at its first request, so middleware added to `db.client` after that is not seen: it is added here.
+   */
+  instrument?: (client: DynamoDBClient) => void;
 };
 
 export const DEFAULT_STORE_SETTINGS = { requestTimeoutMs: 2_000, maxAttempts: 3, contentionDeadlineMs: 5_000 };
@@ -43,6 +48,8 @@ export function createDb(options: DbOptions): Db {
         : {}),
     maxAttempts: options.maxAttempts ?? DEFAULT_STORE_SETTINGS.maxAttempts,
     requestHandler: { requestTimeout: requestTimeoutMs, connectionTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+    // Each command's middleware is resolved once, not for every request (so everything below is added before the first).
+    cacheMiddleware: true,
   });
   // Work every command would do for nothing: the logger runs its sensitive-data filters over each input and output
   // with no logger configured, and the user agent is rebuilt for each request.
@@ -68,11 +75,9 @@ export function createDb(options: DbOptions): Db {
       { step: "finalizeRequest", name: "toolgateRoundTripCounter" },
     );
   }
-  const doc = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+  options.instrument?.(client);
   return {
-    doc,
+    doc: new Documents(client),
     client,
     table: options.table,
     contentionDeadlineMs: options.contentionDeadlineMs ?? DEFAULT_STORE_SETTINGS.contentionDeadlineMs,

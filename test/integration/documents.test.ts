@@ -1,0 +1,134 @@
+import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { beforeAll, expect, inject, test } from "vitest";
+import type { Toolgate } from "@toolgate/core/toolgate";
+import { testToolgate } from "../support/toolgate";
+
+/** Every kind of value an item holds, nested, and a key left undefined (which neither client stores). */
+const item = (pk: string, sk: string) => ({
+  pk,
+  sk,
+  text: "héllo",
+  count: 42,
+  ratio: 0.25,
+  yes: true,
+  nothing: null,
+  bytes: new Uint8Array([1, 2, 3]),
+  tags: new Set(["a", "b"]),
+  sizes: new Set([1, 2]),
+  nested: { list: [1, "two", { three: [3] }], empty: {}, none: [] },
+  gone: undefined,
+});
+
+let toolgate: Toolgate;
+let reference: DynamoDBDocumentClient;
+let table: string;
+
+const stored = async (pk: string, sk: string) =>
+  (await toolgate.db.client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: pk }, sk: { S: sk } }, ConsistentRead: true }))).Item;
+
+beforeAll(async () => {
+  toolgate = await testToolgate();
+  table = toolgate.db.table;
+  const plain = new DynamoDBClient({ endpoint: inject("dynamoEndpoint"), region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  reference = DynamoDBDocumentClient.from(plain, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
+});
+
+test("documents - an item put and read back is stored, and read, exactly as the SDK's document client stores and reads it", async () => {
+  await toolgate.db.doc.send(new PutCommand({ TableName: table, Item: item("P#1", "ours") }));
+  await reference.send(new PutCommand({ TableName: table, Item: item("P#1", "reference") }));
+  const { sk: _ours, ...ours } = (await stored("P#1", "ours"))!;
+  const { sk: _reference, ...theirs } = (await stored("P#1", "reference"))!;
+  expect(ours).toEqual(theirs);
+  expect(ours).not.toHaveProperty("gone");
+  const read = await toolgate.db.doc.send(new GetCommand({ TableName: table, Key: { pk: "P#1", sk: "reference" }, ConsistentRead: true }));
+  expect(read.Item).toEqual((await reference.send(new GetCommand({ TableName: table, Key: { pk: "P#1", sk: "reference" }, ConsistentRead: true }))).Item);
+  const { gone: _gone, ...written } = item("P#1", "reference");
+  expect(read.Item).toEqual(written);
+  expect((await toolgate.db.doc.send(new GetCommand({ TableName: table, Key: { pk: "P#1", sk: "none" } }))).Item).toBeUndefined();
+});
+
+test("documents - an update's values and returned attributes, and a failed condition, are as the document client's", async () => {
+  const update = (sk: string) =>
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: "U#1", sk },
+      UpdateExpression: "SET #n = :n, nested = :nested ADD version :one",
+      ExpressionAttributeNames: { "#n": "name" },
+      ExpressionAttributeValues: { ":n": "updated", ":nested": { a: [1, { b: new Set(["c"]) }] }, ":one": 1 },
+      ReturnValues: "ALL_NEW",
+    });
+  const ours = await toolgate.db.doc.send(update("x"));
+  const theirs = await reference.send(update("x"));
+  expect(ours.Attributes).toEqual({ pk: "U#1", sk: "x", name: "updated", nested: { a: [1, { b: new Set(["c"]) }] }, version: 1 });
+  expect(theirs.Attributes).toEqual({ ...ours.Attributes, version: 2 });
+  const refused = toolgate.db.doc.send(
+    new UpdateCommand({ TableName: table, Key: { pk: "U#1", sk: "x" }, UpdateExpression: "SET #n = :n", ConditionExpression: "version = :v", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": "no", ":v": 1 } }),
+  );
+  await expect(refused).rejects.toBeInstanceOf(ConditionalCheckFailedException);
+  const removed = await toolgate.db.doc.send(new DeleteCommand({ TableName: table, Key: { pk: "U#1", sk: "x" }, ConditionExpression: "version = :v", ExpressionAttributeValues: { ":v": 2 }, ReturnValues: "ALL_OLD" }));
+  expect(removed.Attributes).toMatchObject({ name: "updated", version: 2 });
+  expect(await stored("U#1", "x")).toBeUndefined();
+});
+
+test("documents - a query and a scan page through items with the keys they hand back", async () => {
+  for (let n = 0; n < 5; n++) await reference.send(new PutCommand({ TableName: table, Item: { ...item("Q#1", `s${n}`), n } }));
+  const seen: number[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await toolgate.db.doc.send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: "pk = :pk AND begins_with(sk, :s)", ExpressionAttributeValues: { ":pk": "Q#1", ":s": "s" }, Limit: 2, ExclusiveStartKey: start }),
+    );
+    for (const found of page.Items ?? []) {
+      expect(found).toMatchObject({ tags: new Set(["a", "b"]), bytes: new Uint8Array([1, 2, 3]) });
+      seen.push(found.n);
+    }
+    start = page.LastEvaluatedKey;
+    if (start) expect(start).toEqual({ pk: "Q#1", sk: `s${seen.at(-1)}` });
+  } while (start);
+  expect(seen).toEqual([0, 1, 2, 3, 4]);
+  const scanned = await toolgate.db.doc.send(new ScanCommand({ TableName: table, FilterExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "Q#1" } }));
+  expect(scanned.Items?.map((found) => found.n).sort()).toEqual([0, 1, 2, 3, 4]);
+});
+
+test("documents - batches read and write items, and a transaction's writes and condition checks apply together or not at all", async () => {
+  await toolgate.db.doc.send(
+    new BatchWriteCommand({
+      RequestItems: { [table]: [{ PutRequest: { Item: item("B#1", "a") } }, { PutRequest: { Item: item("B#1", "b") } }, { DeleteRequest: { Key: { pk: "P#1", sk: "ours" } } }] },
+    }),
+  );
+  expect(await stored("P#1", "ours")).toBeUndefined();
+  const batch = await toolgate.db.doc.send(
+    new BatchGetCommand({ RequestItems: { [table]: { Keys: [{ pk: "B#1", sk: "a" }, { pk: "B#1", sk: "b" }, { pk: "B#1", sk: "none" }], ConsistentRead: true } } }),
+  );
+  expect(batch.Responses?.[table]?.map((found) => found.sk).sort()).toEqual(["a", "b"]);
+  expect(batch.Responses?.[table]?.[0]).toMatchObject({ nested: { list: [1, "two", { three: [3] }] } });
+
+  const transaction = (version: number) =>
+    new TransactWriteCommand({
+      TransactItems: [
+        { ConditionCheck: { TableName: table, Key: { pk: "B#1", sk: "a" }, ConditionExpression: "#c = :c", ExpressionAttributeNames: { "#c": "count" }, ExpressionAttributeValues: { ":c": version } } },
+        { Put: { TableName: table, Item: item("T#1", "put") } },
+        { Update: { TableName: table, Key: { pk: "B#1", sk: "b" }, UpdateExpression: "SET label = :l", ExpressionAttributeValues: { ":l": { set: new Set(["x"]) } } } },
+        { Delete: { TableName: table, Key: { pk: "Q#1", sk: "s0" } } },
+      ],
+    });
+  await expect(toolgate.db.doc.send(transaction(41))).rejects.toBeInstanceOf(TransactionCanceledException);
+  expect(await stored("T#1", "put")).toBeUndefined();
+  expect(await stored("Q#1", "s0")).toBeDefined();
+  await toolgate.db.doc.send(transaction(42));
+  expect((await reference.send(new GetCommand({ TableName: table, Key: { pk: "B#1", sk: "b" }, ConsistentRead: true }))).Item).toMatchObject({ label: { set: new Set(["x"]) } });
+  expect(await stored("T#1", "put")).toBeDefined();
+  expect(await stored("Q#1", "s0")).toBeUndefined();
+});
