@@ -34,6 +34,7 @@ import { apiFunctionMemoryMb, dollars, dollarsPerMillion, PEER_DOLLARS_PER_MILLI
 import type { Dollars } from "./cost";
 import { capacityOf, DynamoRecorder } from "./dynamo-record";
 import type { DynamoRequest } from "./dynamo-record";
+import { benchDynamoClient } from "./dynamo-client";
 import { DynamoFloor } from "./floor";
 import { coldLoad } from "./cold-load";
 import { ItemReader } from "./item-reader";
@@ -337,6 +338,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   });
 
   await benchDynamoSpacing(floor, out, note);
+  await benchDynamoClient(out, note);
   await benchLayeredVisibleTools(api, admin, `${executor.url}/run`, out, note);
   await benchSdk(api, admin, stack.url, `${executor.url}/run`, out, note);
 
