@@ -51,6 +51,10 @@ const callsOf = async (agent: Issued) => (await request("GET", `/agents/${agent.
 test("ask_user over MCP - a 2026-07-28 client that can elicit asks its own user; the answer is the call's result, recorded, and no operator saw the question", async () => {
   const agent = await asker();
   const { client, asked } = await userClient(agent, () => ({ action: "accept", content: { answer: "staging" } }));
+  // A client calls what it was shown: ask_user is listed (a person answers it); console_print is not (the agent's own runtime would run it).
+  const listed = (await client.listTools()).tools;
+  expect(listed.map((tool) => tool.name)).toEqual(["ask_user"]);
+  expect(listed[0]!.inputSchema).toMatchObject({ type: "object", properties: { question: { type: "string" } }, required: ["question"] });
   const result = await client.callTool({ name: "ask_user", arguments: { question: "Deploy where?", options: ["staging", "production"] } });
   expect(result.isError).toBeFalsy();
   expect(result.content).toEqual([{ type: "text", text: '{"action":"accept","answer":"staging"}' }]);

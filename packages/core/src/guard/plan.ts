@@ -131,13 +131,13 @@ export async function plan(access: Access, tool: string, args: Record<string, un
   return prepared.kind === "refuse" ? prepared : prepared.decide();
 }
 
-/** Who runs an admitted plan: a person answers ask_user; otherwise the group's executor, in toolgate or in the agent's runtime. */
-const executedBy = (planned: Admitted): Admission["executedBy"] =>
-  asksPerson(planned.group, planned.tool) ? "person" : runsIn(planned.executor);
+/** Who runs a call of a group's tool: a person answers ask_user; otherwise the group's executor, in toolgate or in the agent's runtime. */
+export const executedBy = (group: string, tool: string, executor: Executor): Admission["executedBy"] =>
+  asksPerson(group, tool) ? "person" : runsIn(executor);
 
 /** How the call lifecycle sees an admitted plan: what it waits for and how long it may run. */
 export const admissionOf = (planned: Admitted): Admission => ({
   needsConfirmation: planned.confirm,
-  executedBy: executedBy(planned),
+  executedBy: executedBy(planned.group, planned.tool, planned.executor),
   timeoutMs: planned.timeoutMs,
 });

@@ -2,7 +2,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { listedTools } from "../access/index";
 import type { Allowed, View } from "../access/index";
 import { annotationsOf } from "../tool/exports";
-import { runsIn } from "../executor/types";
+import { executedBy } from "../guard/plan";
 import { ListCursor } from "./schema";
 
 /** Thrown for a cursor that is not one toolgate issued to this agent for its current list; answered -32602. */
@@ -17,10 +17,13 @@ const mcpTool = ({ definition, policy }: Allowed): Tool => ({
   annotations: annotationsOf(policy),
 });
 
-/** What an agent's MCP tool list holds: the tools in its list (as its role loads them), but those its own runtime executes, by name. */
+/**
+ * What an agent's MCP tool list holds: the tools in its list (as its role loads them), but those its own runtime
+ * executes (an MCP client has no way to report their results), by name. ask_user is a person's to answer, so it is listed.
+ */
 export const mcpTools = (view: View): Tool[] =>
   listedTools(view.access)
-    .filter(({ group }) => !group.executor || runsIn(group.executor) !== "client")
+    .filter(({ group, definition }) => !group.executor || executedBy(group.id, definition.function.name, group.executor) !== "client")
     .map(mcpTool)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
