@@ -82,6 +82,14 @@ test("documents - an update's values and returned attributes, and a failed condi
   expect(await stored("U#1", "x")).toBeUndefined();
 });
 
+test("documents - a legacy parameter, which carries values outside expressions, is refused before anything is sent", async () => {
+  const legacy = new PutCommand({ TableName: table, Item: item("L#1", "x"), Expected: { pk: { Exists: false } } });
+  await expect(toolgate.db.doc.send(legacy)).rejects.toThrow("Expected is a legacy DynamoDB parameter");
+  const filtered = new ScanCommand({ TableName: table, ScanFilter: { pk: { ComparisonOperator: "EQ", AttributeValueList: ["L#1"] } } });
+  await expect(toolgate.db.doc.send(filtered)).rejects.toThrow("ScanFilter is a legacy DynamoDB parameter");
+  expect(await stored("L#1", "x")).toBeUndefined();
+});
+
 test("documents - a query and a scan page through items with the keys they hand back", async () => {
   for (let n = 0; n < 5; n++) await reference.send(new PutCommand({ TableName: table, Item: { ...item("Q#1", `s${n}`), n } }));
   const seen: number[] = [];

@@ -45,9 +45,18 @@ const toAttributes = (values: Values) => marshall(values, MARSHALL) as Attribute
 const fromAttributes = (attributes: Attributes) => unmarshall(attributes) as Values;
 const toAttributesIf = (values: Values | undefined) => (values === undefined ? undefined : toAttributes(values));
 
+/** The legacy parameters that carry values outside expressions: toolgate writes expressions, so they are not converted. */
+const LEGACY_PARAMETERS = ["Expected", "AttributeUpdates", "KeyConditions", "QueryFilter", "ScanFilter"] as const;
+
+function expressionsOnly<I extends object>(input: I): I {
+  const legacy = LEGACY_PARAMETERS.find((name) => name in input);
+  if (legacy) throw new Error(`${legacy} is a legacy DynamoDB parameter that toolgate does not send: write it as an expression.`);
+  return input;
+}
+
 /** The parts of a write that carry values: its item or key, and the values its expressions name. */
 const valuesOfWrite = <W extends { Item?: Values; Key?: Values; ExpressionAttributeValues?: Values }>(write: W) => ({
-  ...write,
+  ...expressionsOnly(write),
   ...(write.Item && { Item: toAttributes(write.Item) }),
   ...(write.Key && { Key: toAttributes(write.Key) }),
   ...(write.ExpressionAttributeValues && { ExpressionAttributeValues: toAttributes(write.ExpressionAttributeValues) }),
@@ -103,7 +112,7 @@ export class Documents {
       return { ...output, ...(output.Attributes && { Attributes: fromAttributes(output.Attributes) }) };
     }
     if (command instanceof QueryCommand || command instanceof ScanCommand) {
-      const { input } = command;
+      const input = expressionsOnly(command.input);
       const plain = { ...input, ExclusiveStartKey: toAttributesIf(input.ExclusiveStartKey), ExpressionAttributeValues: toAttributesIf(input.ExpressionAttributeValues) };
       const output = await client.send(command instanceof QueryCommand ? new QueryItemsCommand(plain as QueryItemsCommand["input"]) : new ScanItemsCommand(plain as ScanItemsCommand["input"]));
       return {
