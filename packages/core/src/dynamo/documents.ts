@@ -62,6 +62,9 @@ const valuesOfWrite = <W extends { Item?: Values; Key?: Values; ExpressionAttrib
   ...(write.ExpressionAttributeValues && { ExpressionAttributeValues: toAttributes(write.ExpressionAttributeValues) }),
 });
 
+/** A single write's answer, with the item's attributes it returned (ReturnValues) as values. */
+const withAttributes = <O extends { Attributes?: Attributes }>(output: O) => ({ ...output, ...(output.Attributes && { Attributes: fromAttributes(output.Attributes) }) });
+
 const toWriteRequest = (request: { PutRequest?: { Item?: Values }; DeleteRequest?: { Key?: Values } }): WriteRequest => ({
   ...(request.PutRequest && { PutRequest: { Item: toAttributes(request.PutRequest.Item ?? {}) } }),
   ...(request.DeleteRequest && { DeleteRequest: { Key: toAttributes(request.DeleteRequest.Key ?? {}) } }),
@@ -99,18 +102,9 @@ export class Documents {
       const output = await client.send(new GetItemCommand({ ...input, Key: toAttributes(input.Key ?? {}) }));
       return { ...output, ...(output.Item && { Item: fromAttributes(output.Item) }) };
     }
-    if (command instanceof PutCommand) {
-      const output = await client.send(new PutItemCommand(valuesOfWrite(command.input) as PutItemCommand["input"]));
-      return { ...output, ...(output.Attributes && { Attributes: fromAttributes(output.Attributes) }) };
-    }
-    if (command instanceof UpdateCommand) {
-      const output = await client.send(new UpdateItemCommand(valuesOfWrite(command.input) as UpdateItemCommand["input"]));
-      return { ...output, ...(output.Attributes && { Attributes: fromAttributes(output.Attributes) }) };
-    }
-    if (command instanceof DeleteCommand) {
-      const output = await client.send(new DeleteItemCommand(valuesOfWrite(command.input) as DeleteItemCommand["input"]));
-      return { ...output, ...(output.Attributes && { Attributes: fromAttributes(output.Attributes) }) };
-    }
+    if (command instanceof PutCommand) return withAttributes(await client.send(new PutItemCommand(valuesOfWrite(command.input) as PutItemCommand["input"])));
+    if (command instanceof UpdateCommand) return withAttributes(await client.send(new UpdateItemCommand(valuesOfWrite(command.input) as UpdateItemCommand["input"])));
+    if (command instanceof DeleteCommand) return withAttributes(await client.send(new DeleteItemCommand(valuesOfWrite(command.input) as DeleteItemCommand["input"])));
     if (command instanceof QueryCommand || command instanceof ScanCommand) {
       const input = expressionsOnly(command.input);
       const plain = { ...input, ExclusiveStartKey: toAttributesIf(input.ExclusiveStartKey), ExpressionAttributeValues: toAttributesIf(input.ExpressionAttributeValues) };
