@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -6,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { serve } from "@hono/node-server";
 import * as z from "zod";
+import { ANSWER_AT_ONCE_STDIO, startAnswerAtOnceHttp } from "./answer-at-once";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
 import { startSdkProxy } from "./sdk-proxy";
@@ -123,9 +125,11 @@ function posting(toolgate: HttpClient, token: string): Caller {
  * over stdio, in front of an MCP server that forwards to the same executor), each minus its direct path, with the
  * DynamoDB floor of toolgate's call replayed among them.
  *
- * Each overhead is a difference between two legs driven by the same client, so that client's own cost cancels: the
- * peer's legs both use the v2 Client; toolgate's /mcp leg uses the plain HTTP client of the direct executor calls.
- * The same /mcp call through the v2 Client is measured too (mcp_client_*, mcp_v2_client_*).
+ * Each overhead is a difference between two legs driven by the same client, so that client's own cost cancels:
+ * toolgate's /mcp leg uses the plain HTTP client of the direct executor calls. The peer's legs both use the v2 Client,
+ * but over stdio to mcp-remote and over HTTP to the server, and the Client costs less over stdio: that difference,
+ * measured against two servers that answer at once (one over each), is added back for the like-for-like ratios
+ * (*_like_for_like). The same /mcp call through the v2 Client is measured too (mcp_client_*, mcp_v2_client_*).
  */
 export async function benchMcp(options: {
   toolgateUrl: string;
@@ -162,6 +166,14 @@ export async function benchMcp(options: {
   const viaSdkProxy = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await viaSdkProxy.connect(new StreamableHTTPClientTransport(new URL(sdkProxy.url)));
   const throughSdkProxy = calling(viaSdkProxy);
+  // The v2 Client as the peer's legs use it, over HTTP and over stdio, to servers that answer at once.
+  const atOnce = await startAnswerAtOnceHttp();
+  const viaAtOnceHttp = new Client({ name: "bench", version: "1.0.0" });
+  await viaAtOnceHttp.connect(new StreamableHTTPClientTransport(new URL(atOnce.url)));
+  const viaAtOnceStdio = new Client({ name: "bench", version: "1.0.0" });
+  await viaAtOnceStdio.connect(
+    new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", fileURLToPath(ANSWER_AT_ONCE_STDIO)], stderr: "ignore" }),
+  );
   const proxy = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
   const viaPeer = new Client({ name: "bench", version: "1.0.0" });
   await viaPeer.connect(
@@ -202,6 +214,8 @@ export async function benchMcp(options: {
       toolgateProxy: recorded(calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
+      atOnceHttp: calling(viaAtOnceHttp),
+      atOnceStdio: calling(viaAtOnceStdio),
       sdkProxy: throughSdkProxy,
       // Each replay times its own requests (not their planning), as the floor does.
       sdkProxyAmidFloor: async (i) => {
@@ -249,6 +263,13 @@ export async function benchMcp(options: {
     out("mcp_proxy_minus_sdk_proxy_amid_floor_vs_peer", ((times.toolgateProxy.p50 - times.sdkProxyAmidFloor.p50) / peerP50).toFixed(2));
     // The headline's own formula, for that ungoverned proxy amid the same requests: the ratio a proxy doing nothing of its own would score.
     out("mcp_sdk_proxy_amid_floor_overhead_minus_floor_vs_peer", ((times.sdkProxyAmidFloor.p50 - times.upstream.p50 - times.proxyFloor.p50) / peerP50).toFixed(2));
+    // What the v2 Client costs more over HTTP than over stdio, which the peer's overhead leaves out (see above).
+    const clientHttpMinusStdio = times.atOnceHttp.p50 - times.atOnceStdio.p50;
+    const peerLikeForLike = peerP50 + clientHttpMinusStdio;
+    out("mcp_client_http_minus_stdio_p50_ms", clientHttpMinusStdio.toFixed(2));
+    out("peer_mcp_overhead_like_for_like_p50_ms", peerLikeForLike.toFixed(2));
+    out("mcp_overhead_minus_floor_vs_peer_like_for_like", ((overheadP50 - floorP50) / peerLikeForLike).toFixed(2));
+    out("mcp_proxy_overhead_minus_floor_vs_peer_like_for_like", ((proxyP50 - times.proxyFloor.p50) / peerLikeForLike).toFixed(2));
     // What carrying a large answer adds: each path's large call minus its small one, beyond the same difference directly.
     const large = await interleaved(
       {
@@ -286,10 +307,14 @@ export async function benchMcp(options: {
         `the official SDK's stateless handler forwarding each tools/call to that server with one kept Client, ungoverned (mcp_sdk_proxy_*: ` +
         `what an HTTP gateway on the same SDK pays before doing anything of its own), through the v2 Client; and that proxy's ` +
         `call amid the proxied call's DynamoDB floor, replayed where toolgate makes those requests (the settle after the forward, the ` +
-        `rest before: mcp_sdk_proxy_amid_floor_*)`,
+        `rest before: mcp_sdk_proxy_amid_floor_*); and the v2 Client to two MCP servers that answer at once, one over HTTP in ` +
+        `this process and one over stdio in its own (as mcp-remote runs): mcp_client_http_minus_stdio_* is what the Client costs ` +
+        `more over HTTP, which the peer's overhead leaves out (its legs are the Client over stdio and over HTTP), added back ` +
+        `in peer_mcp_overhead_like_for_like_* and the *_vs_peer_like_for_like ratios`,
     );
   } finally {
-    await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close(), viaSdkProxy.close()]);
+    await Promise.allSettled([viaToolgate.close(), viaToolgateProxy.close(), toUpstream.close(), viaPeer.close(), viaSdkProxy.close(), viaAtOnceHttp.close(), viaAtOnceStdio.close()]);
+    await atOnce.close();
     await sdkProxy.close();
     toolgate.close();
     await upstream.close();
