@@ -1,5 +1,4 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveJson } from "./support";
 
 type Message = { id?: string | number; method?: string; params?: { protocolVersion?: string; arguments?: unknown } };
 
@@ -18,27 +17,14 @@ export function answerAtOnce(message: Message) {
   return { jsonrpc: "2.0", id: message.id, result };
 }
 
-/** That server over Streamable HTTP (JSON answers, no session, no stream), on node:http. */
+/** That server over Streamable HTTP (JSON answers, no session, no stream), on node:http; `url` is its endpoint. */
 export async function startAnswerAtOnceHttp() {
-  const server = createServer((request, response) => {
-    if (request.method !== "POST") return void response.writeHead(405).end();
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const answer = answerAtOnce(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Message);
-      if (!answer) return void response.writeHead(202).end();
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
-    });
+  const served = await serveJson((method, body) => {
+    if (method !== "POST") return { status: 405 };
+    const answer = answerAtOnce((body ?? {}) as Message);
+    return answer ? { status: 200, body: answer } : { status: 202 };
   });
-  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...served, url: `${served.url}/mcp` };
 }
 
 /** The same server over stdio, as its own process (as mcp-remote runs): `node --import tsx` this module's script. */

@@ -57,23 +57,29 @@ export function httpClient(baseUrl: string) {
 
 export type HttpClient = ReturnType<typeof httpClient>;
 
-/** A minimal tool executor: reads the JSON body, answers `{ content, type: "text" }`. */
-export async function startBenchExecutor(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
-  let received = 0;
+/** What a JSON server answers one request: a status, with a JSON body or none. */
+export type JsonAnswer = { status: number; body?: unknown };
+
+/**
+ * A node:http server on 127.0.0.1 and a free port (kept-alive connections, no framework): each request is answered
+ * from its method and its body as JSON (undefined when it is not JSON). `url` is its origin.
+ */
+export async function serveJson(answer: (method: string, body: unknown) => JsonAnswer): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      received++;
-      let tool = "unknown";
+      let body: unknown;
       try {
-        tool = String(JSON.parse(Buffer.concat(chunks).toString("utf8")).tool);
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {
-        // answer anyway
+        // answered as a request without a JSON body
       }
-      const body = JSON.stringify({ content: `ran ${tool}`, type: "text" });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-      res.end(body);
+      const answered = answer(req.method ?? "GET", body);
+      if (answered.body === undefined) return void res.writeHead(answered.status).end();
+      const text = JSON.stringify(answered.body);
+      res.writeHead(answered.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
     });
   });
   server.keepAliveTimeout = 60_000;
@@ -84,13 +90,23 @@ export async function startBenchExecutor(): Promise<{ url: string; received: () 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    received: () => received,
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();
       }),
   };
+}
+
+/** A minimal tool executor: reads the JSON body, answers `{ content, type: "text" }`. */
+export async function startBenchExecutor(): Promise<{ url: string; received: () => number; close(): Promise<void> }> {
+  let received = 0;
+  const served = await serveJson((_method, body) => {
+    received++;
+    const tool = body === undefined ? "unknown" : String((body as { tool?: unknown }).tool);
+    return { status: 200, body: { content: `ran ${tool}`, type: "text" } };
+  });
+  return { ...served, received: () => received };
 }
 
 /** A small generator (mulberry32) from a fixed start: the same orders on every run. */
