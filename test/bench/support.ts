@@ -103,7 +103,7 @@ export async function startBenchExecutor(): Promise<{ url: string; received: () 
   let received = 0;
   const served = await serveJson((_method, body) => {
     received++;
-    const tool = body === undefined ? "unknown" : String((body as { tool?: unknown }).tool);
+    const tool = body == null ? "unknown" : String((body as { tool?: unknown }).tool);
     return { status: 200, body: { content: `ran ${tool}`, type: "text" } };
   });
   return { ...served, received: () => received };
