@@ -41,7 +41,7 @@ test("@toolgate/core/builtin - describes every tool that runs outside toolgate, 
   const outside = builtinGroups().filter((group) => !NATIVE_GROUP_IDS.includes(group.id));
   expect(described.map((description) => description.name).sort()).toEqual(outside.flatMap((group) => group.tools.map((tool) => tool.function.name)).sort());
   expect(Descriptions.readFile.name).toBe("read_file");
-  expect(Descriptions.runCommand.policy).toEqual({ commandArguments: ["command"], pathArguments: ["cwd"] });
+  expect(Descriptions.runCommand.policy).toEqual({ commandArguments: ["command"], pathArguments: ["cwd"], rateLimit: { perMinute: 60, perHour: 1200 } });
 });
 
 test("metaGroup - search_tools and call_tool, without a policy", () => {
@@ -63,13 +63,14 @@ test("tool definitions - use the OpenAI function format", () => {
   }
 });
 
-test("built-in policies - get_context_status (a polled status) switches the doom-loop check off; the workspace tools and run_command declare their path and command arguments; no other built-in carries a policy", () => {
+test("built-in policies - get_context_status (a polled status) switches the doom-loop check off; the workspace tools and run_command declare their path and command arguments; the command tools have a rate limit; no other built-in carries a policy", () => {
   const withPolicy = allTools.filter((tool) => tool["x-toolgate"] !== undefined);
   expect(Object.fromEntries(withPolicy.map((tool) => [tool.function.name, tool["x-toolgate"]]))).toEqual({
     read_file: { pathArguments: ["path"] },
     write_file: { pathArguments: ["path"] },
     list_files: { pathArguments: ["path"] },
-    run_command: { commandArguments: ["command"], pathArguments: ["cwd"] },
+    run_command: { commandArguments: ["command"], pathArguments: ["cwd"], rateLimit: { perMinute: 60, perHour: 1200 } },
+    run_javascript: { rateLimit: { perMinute: 30, perHour: 600 } },
     get_context_status: { repeatLimit: 0 },
   });
 });

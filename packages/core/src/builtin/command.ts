@@ -19,7 +19,7 @@ export const runCommand = {
       .default(30_000)
       .describe("Kill the command if it is still running after this many milliseconds."),
   }),
-  policy: { commandArguments: ["command"], pathArguments: ["cwd"] },
+  policy: { commandArguments: ["command"], pathArguments: ["cwd"], rateLimit: { perMinute: 60, perHour: 1200 } },
 } satisfies ToolDescription;
 
 export const runJavascript = {
@@ -40,6 +40,7 @@ export const runJavascript = {
       .default(10_000)
       .describe("Abort the script if it is still running after this many milliseconds."),
   }),
+  policy: { rateLimit: { perMinute: 30, perHour: 600 } },
 } satisfies ToolDescription;
 
 export const commandGroup: BuiltinGroup<"command"> = {

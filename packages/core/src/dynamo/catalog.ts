@@ -65,10 +65,14 @@ export async function readGroups(db: Db, groupIds: readonly string[]): Promise<M
   return groupsAmong(await getItems(db, groupIds.map((id) => Keys.group(id))), groupIds);
 }
 
-/** The same, and in the same round trip whether the shipped policies were written once (a cold start's check). */
-export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; policiesShipped: boolean }> {
+/**
+ * The same, and in the same round trip the edition of the shipped policies the table holds (a cold start's check): 0
+ * before any was written, 1 for the first set (whose marker carries no edition).
+ */
+export async function readGroupsAndShipped(db: Db, groupIds: readonly string[]): Promise<{ groups: Map<string, Group>; shippedEdition: number }> {
   const items = await getItems(db, [...groupIds.map((id) => Keys.group(id)), Keys.shippedPolicies()]);
-  return { groups: groupsAmong(items, groupIds), policiesShipped: itemAt(items, Keys.shippedPolicies()) !== undefined };
+  const marker = itemAt(items, Keys.shippedPolicies());
+  return { groups: groupsAmong(items, groupIds), shippedEdition: marker === undefined ? 0 : typeof marker.edition === "number" ? marker.edition : 1 };
 }
 
 /** The groups of one department or one agent, from their copies beside each other (strongly consistent). */
@@ -124,9 +128,19 @@ function versionCondition(expected: number | undefined) {
   return { ConditionExpression: "version = :expected", ExpressionAttributeValues: { ":expected": expected } };
 }
 
-/** Written once, with the shipped policies: two processes starting together write them once. */
-export const shippedPoliciesMarkerItem = (db: Db): CatalogItem => ({
-  write: { Put: { TableName: db.table, Item: { ...Keys.shippedPolicies() }, ConditionExpression: "attribute_not_exists(pk)" } },
+/** Written with the shipped policies of an edition, over the one read: two processes starting together write them once. */
+export const shippedPoliciesMarkerItem = (db: Db, edition: number, previous: number): CatalogItem => ({
+  write: {
+    Put: {
+      TableName: db.table,
+      Item: { ...Keys.shippedPolicies(), edition },
+      ...(previous === 0
+        ? { ConditionExpression: "attribute_not_exists(pk)" }
+        : previous === 1
+          ? { ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(edition)" }
+          : { ConditionExpression: "edition = :previous", ExpressionAttributeValues: { ":previous": previous } }),
+    },
+  },
 });
 
 const bumpVersion = (db: Db, expectedVersion: number): TransactItem => ({

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { putGroupItem, readGroupsAndShipped } from "../dynamo/catalog";
 import { shipPolicies } from "../policy/ship";
+import { SHIPPED_EDITION } from "../policy/shipped";
 import type { Db } from "../dynamo/client";
 import { builtinGroups } from "../builtin/groups";
 import type { BuiltinGroupDefinition } from "../builtin/groups";
@@ -17,9 +18,9 @@ const isStale = (builtin: BuiltinGroupDefinition, stored: Group | undefined) =>
  * shipped policies' marker) alone, and the whole catalog only when something must be written.
  */
 export async function ensureBuiltins(db: Db, catalog: Catalog, now: string): Promise<number> {
-  const { groups: stored, policiesShipped } = await readGroupsAndShipped(db, builtinGroups().map((builtin) => builtin.id));
+  const { groups: stored, shippedEdition } = await readGroupsAndShipped(db, builtinGroups().map((builtin) => builtin.id));
   const written = builtinGroups().some((builtin) => isStale(builtin, stored.get(builtin.id))) ? await writeBuiltins(db, catalog, now) : 0;
-  if (!policiesShipped) await shipPolicies(db, catalog, now);
+  if (shippedEdition < SHIPPED_EDITION) await shipPolicies(db, catalog, now, shippedEdition);
   return written;
 }
 

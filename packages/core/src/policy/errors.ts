@@ -9,6 +9,7 @@ export const POLICY_ERRORS = {
   invalid_policy_id: 400,
   invalid_simulation: 400,
   unreadable_command: 400,
+  command_too_complex: 400,
   policy_denied: 403,
   policy_not_found: 404,
   too_many_policies: 409,

@@ -6,7 +6,7 @@ import { cedar } from "./cedar/wasm";
 import { questioner } from "./cedar/question";
 import type { Verdict } from "./cedar/question";
 import type { Principal } from "./principal";
-import type { CallFacts } from "./facts/index";
+import type { CallFacts, CommandFact, PathFact } from "./facts/index";
 import { policyUnavailable, unreadableCommand } from "./refusals";
 import type { StoredPolicy } from "./schema";
 
@@ -31,24 +31,53 @@ let factsModule: Promise<typeof import("./facts/index")> | undefined;
 
 const RANK: Record<Verdict["effect"], number> = { allow: 0, none: 1, ask: 2, deny: 3 };
 
-/** One question per path and per simple command (at least one), each with every other fact: the strictest answer decides. */
-function contexts(call: CallToDecide, facts: CallFacts | undefined): Context[] {
-  const input = cedarInput(call.definition.function.parameters, call.args);
-  const paths = facts?.paths ?? [];
-  const commands = facts?.commands ?? [];
-  const count = Math.max(1, paths.length, commands.length);
-  return Array.from({ length: count }, (_, i) => {
-    const path = paths[Math.min(i, paths.length - 1)];
-    return {
-      input,
-      path: wellFormed(path?.path ?? ""),
-      outsideWorkspace: path?.outsideWorkspace ?? false,
-      command: wellFormed(commands[Math.min(i, commands.length - 1)] ?? ""),
-      commandSubstitution: facts?.commandSubstitution ?? false,
-      inputBytes: facts?.inputBytes ?? 0,
-      largestStringBytes: facts?.largestStringBytes ?? 0,
-    };
-  });
+/** One part of a call the policies are asked about: a simple command of its command line, with one of its paths. */
+type Question = { command: CommandFact | undefined; path: PathFact | undefined };
+
+/**
+ * The call's parts: each simple command with each path it names (or the call's first path argument, its `cwd`), then
+ * each path argument with the first command; at least one. Each question carries every other fact of the call.
+ */
+function questionsOf(facts: CallFacts | undefined): Question[] {
+  if (!facts) return [{ command: undefined, path: undefined }];
+  const questions: Question[] = [];
+  for (const command of facts.commands) {
+    if (!command.paths.length) questions.push({ command, path: facts.paths[0] });
+    for (const path of command.paths) questions.push({ command, path });
+  }
+  for (const path of facts.paths) questions.push({ command: facts.commands[0], path });
+  return questions.length ? questions : [{ command: undefined, path: undefined }];
+}
+
+const COMMAND_FACTS = ["command", "program", "flags", "codeExecution", "dynamic"];
+const PATH_FACTS = ["path", "outsideWorkspace"];
+
+/** Two questions that differ only in facts no policy reads get one answer: Cedar is asked once per distinct part. */
+function keyOf(question: Question, reads: ReadonlySet<string> | "all"): string {
+  const readsCommand = reads === "all" || COMMAND_FACTS.some((fact) => reads.has(fact));
+  const readsPath = reads === "all" || PATH_FACTS.some((fact) => reads.has(fact));
+  const { command, path } = question;
+  const commandKey = readsCommand && command ? `${command.command}\u0000${command.program}\u0000${command.codeExecution}\u0000${command.dynamic}` : "";
+  const pathKey = readsPath && path ? `${path.path}\u0000${path.outsideWorkspace}` : "";
+  return `${commandKey}\u0001${pathKey}`;
+}
+
+function contextOf(question: Question, facts: CallFacts | undefined, input: Context["input"]): Context {
+  const { command, path } = question;
+  return {
+    input,
+    path: wellFormed(path?.path ?? ""),
+    outsideWorkspace: path?.outsideWorkspace ?? false,
+    command: wellFormed(command?.command ?? ""),
+    program: wellFormed(command?.program ?? ""),
+    flags: (command?.flags ?? []).map(wellFormed),
+    codeExecution: command?.codeExecution ?? false,
+    dynamic: command?.dynamic ?? false,
+    commandSubstitution: facts?.commandSubstitution ?? false,
+    forkBomb: facts?.forkBomb ?? false,
+    inputBytes: facts?.inputBytes ?? 0,
+    largestStringBytes: facts?.largestStringBytes ?? 0,
+  };
 }
 
 /** The strictest of the questions' verdicts (deny, then ask, then none, then allow: a call is allowed only if every part is). */
@@ -67,10 +96,27 @@ function withLogOnly(applicable: Applicable): StoredPolicy[] {
   return all;
 }
 
-async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], questions: readonly Context[]): Promise<Verdict> {
+/** How long Cedar may be asked about one call before the process serves its other requests: a long line never holds it. */
+const SLICE_MS = 4;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], questions: readonly Question[], facts: CallFacts | undefined): Promise<Verdict> {
   if (!policies.length) return { effect: "none", policies: [] };
-  const asker = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
-  return strictest(questions.map(asker));
+  const { ask, reads } = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
+  const input = cedarInput(call.definition.function.parameters, call.args);
+  const answers = new Map<string, Verdict>();
+  let slice = performance.now();
+  for (const question of questions) {
+    const key = keyOf(question, reads);
+    if (answers.has(key)) continue;
+    if (performance.now() - slice > SLICE_MS) {
+      await nextTurn();
+      slice = performance.now();
+    }
+    answers.set(key, ask(contextOf(question, facts, input)));
+  }
+  return strictest([...answers.values()]);
 }
 
 /**
@@ -88,13 +134,13 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
   if ("problem" in facts) {
     // Only log-only policies apply: they never change a decision, so the call goes on, recorded as what they would have done.
     if (!enforce.length) return { decision: { ...none, logOnly: { effect: "deny", policies: logOnly.map((policy) => policy.id) } }, facts: undefined };
-    throw unreadableCommand(tool, facts.argument, facts.problem);
+    throw unreadableCommand(tool, facts.argument, facts.problem, facts.code);
   }
-  const questions = contexts(call, facts);
+  const questions = questionsOf(facts);
   try {
-    const enforced = await verdict(call, enforce, questions);
+    const enforced = await verdict(call, enforce, questions, facts);
     const decision: PolicyDecision = { ...enforced, revision: call.revision };
-    if (logOnly.length) decision.logOnly = await verdict(call, withLogOnly(call.applicable), questions);
+    if (logOnly.length) decision.logOnly = await verdict(call, withLogOnly(call.applicable), questions, facts);
     return { decision, facts };
   } catch (error) {
     throw policyUnavailable(tool, error instanceof Error ? error.message : String(error));

@@ -33,7 +33,7 @@ export function deniedWhateverTheArguments(
   if (!denials.length) return null;
   if (!engine) return policyUnavailable(tool, "the policy engine is not loaded");
   try {
-    const verdict = questioner(engine, { principal: principalOf(agent, role), tool, group }, denials)(NO_ARGUMENTS);
+    const verdict = questioner(engine, { principal: principalOf(agent, role), tool, group }, denials).ask(NO_ARGUMENTS);
     if (verdict.effect !== "deny") return null;
     return policyDenied(tool, verdict.policies.flatMap((id) => policies.get(id) ?? []), undefined, null);
   } catch (error) {

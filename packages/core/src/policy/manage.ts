@@ -96,6 +96,7 @@ export function storedPolicy({ id, input, cedar, read, previous, now, shipped }:
     ...("rule" in input ? { rule: input.rule } : {}),
     ...(read.reason !== undefined ? { reason: read.reason } : {}),
     recoverable: read.recoverable,
+    ...(read.unlessAllowed ? { unlessAllowed: true as const } : {}),
     targets: read.targets,
     reads: read.reads,
     ...((shipped ?? previous?.shipped) ? { shipped: true as const } : {}),

@@ -1,4 +1,5 @@
 import { policyError } from "./errors";
+import { everyPath } from "./facts/index";
 import type { CallFacts } from "./facts/index";
 import type { StoredPolicy } from "./schema";
 
@@ -8,8 +9,8 @@ export const policyUnavailable = (tool: string, why: string) =>
     recoverable: false,
   });
 
-export const unreadableCommand = (tool: string, argument: string, problem: string) =>
-  policyError("unreadable_command", `The command line in "${argument}" of "${tool}" cannot be checked against the policies. ${problem}`, {
+export const unreadableCommand = (tool: string, argument: string, problem: string, code: "unreadable_command" | "command_too_complex" = "unreadable_command") =>
+  policyError(code, `The command line in "${argument}" of "${tool}" cannot be checked against the policies. ${problem}`, {
     toolName: tool,
     argument,
     recoverable: true,
@@ -21,7 +22,7 @@ const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 export function policyDenied(tool: string, deciding: readonly StoredPolicy[], facts: CallFacts | undefined, root: string | null) {
   const ids = deciding.map((policy) => policy.id);
   const reasons = [...new Set(deciding.map((policy) => sentence(policy.reason ?? "A policy denies this call")))];
-  const outside = root === null ? undefined : facts?.paths.find((path) => path.outsideWorkspace);
+  const outside = root === null || facts === undefined ? undefined : everyPath(facts).find((path) => path.outsideWorkspace);
   const where = outside ? ` The path "${outside.path}" is outside the workspace root "${root}": use a path inside it.` : "";
   const named = ids.length > 1 ? `the policies ${ids.map((id) => `"${id}"`).join(", ")}` : `the policy "${ids[0]}"`;
   return policyError("policy_denied", `The call to "${tool}" was refused by ${named}: ${reasons.join(" ")}${where}`, {

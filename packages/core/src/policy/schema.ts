@@ -101,6 +101,8 @@ export type StoredPolicy = {
   rule?: ShortRule;
   reason?: string;
   recoverable: boolean;
+  /** An ask that gives way to an allow policy matching the same simple command or path (`@unlessAllowed("true")`). */
+  unlessAllowed?: true;
   targets: PolicyTargets;
   /** What its conditions read; one that reads no context (no argument) decides whether a tool is listed at all. */
   reads: PolicyReads;

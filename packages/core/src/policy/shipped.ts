@@ -4,24 +4,27 @@ const WORKSPACE_TOOLS = ["read_file", "write_file", "list_files", "run_command"]
 const ALLOWED_COMMANDS = ["ls", "cat", "grep", "find", "git", "npm", "yarn", "node", "python", "pip"];
 const TEN_MIB = 10 * 1024 * 1024;
 
-/**
- * Conditions joined by ||, as a balanced tree: Cedar evaluates `a || b || c ...` recursively along the chain, and a
- * chain of about a hundred overflows its stack (the policy then fails closed on every call it covers).
- */
-function anyOf(conditions: readonly string[]): string {
-  if (conditions.length <= 4) return conditions.join(" || ");
-  const half = Math.ceil(conditions.length / 2);
-  return `(${anyOf(conditions.slice(0, half))}) ||\n  (${anyOf(conditions.slice(half))})`;
-}
+/** `--recursive` and every abbreviation of it rm accepts (no other option of rm starts with `--r`). */
+const RECURSIVE = ["-r", "-R", ...Array.from({ length: "recursive".length }, (_, length) => `--${"recursive".slice(0, length + 1)}`)];
+const FORMATS_A_DISK = ["mkfs*", "mke2fs*", "mkdosfs*", "mkntfs*", "mkexfatfs*", "mkswap*", "newfs*", "wipefs*"];
 
-/** rm with a recursive flag, however spelled, at the start of a simple command, by name or by path (/bin/rm), or after sudo and the like. */
-const RECURSIVE = ["-rf", "-fr", "-Rf", "-fR", "-rF", "-Fr", "-r", "-R", "-r -f", "-f -r", "-R -f", "-f -R", "--recursive", "--recursive --force", "--force --recursive", "-rf --no-preserve-root", "--no-preserve-root -rf"];
-const WIPES = RECURSIVE.flatMap((flags) => [`*rm ${flags} /*`, `*rm ${flags} ~*`]);
+const strings = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(", ")}]`;
+
+/**
+ * A shipped policy, the edition of the shipped set it first came in, and the SHA-256 fingerprints (base64url) of the
+ * texts and descriptions it shipped with before: a stored one still holding such a text is replaced, its description
+ * too unless an operator changed it.
+ */
+export type ShippedPolicy = { id: string; input: PolicyInput; since: number; replaces?: { cedar: readonly string[]; descriptions: readonly string[] } };
+
+/** The shipped set's edition: a table whose shipped policies are of an earlier one gets the new ones, and unedited ones updated. */
+export const SHIPPED_EDITION = 2;
 
 /** The policies toolgate ships in the system layer: listed and editable like any other, written once (a deleted one stays deleted). */
-export const SHIPPED_POLICIES: ReadonlyArray<{ id: string; input: PolicyInput }> = [
+export const SHIPPED_POLICIES: readonly ShippedPolicy[] = [
   {
     id: "workspace-paths",
+    since: 1,
     input: {
       scope: "system",
       mode: "enforce",
@@ -34,27 +37,28 @@ when { context.outsideWorkspace };`,
   },
   {
     id: "dangerous-commands",
+    since: 1,
+    replaces: { cedar: ["jO5MQwSXE8at5sA12k6ebA0OE14XUZnHXyJvIja-Kzc"], descriptions: ["MiHi_-lzqB0Qu2OUMqb4cbezXZDlHhjyA2JGJUnva90"] },
     input: {
       scope: "system",
       mode: "enforce",
       description:
-        "run_command never runs rm with a recursive flag on an absolute or home path (by name, by path or after sudo; flags in the usual spellings and orders before the path), mkfs, dd if=, or a fork bomb. Patterns cannot catch every spelling: the command allowlist is the stronger guard.",
-      cedar: `@reason("Commands that delete recursively from the root of the file system or a home directory, format a disk, copy raw devices or fork without end are never run")
+        "run_command never runs, in any simple command however wrapped or spelled, rm with a recursive flag (in any spelling and order) on an absolute, home or variable path, a disk formatter (mkfs, mke2fs, mkfs.ext4…), dd with an if= or of= operand, or a fork bomb.",
+      cedar: `@reason("Commands that delete recursively from the root of the file system, a home directory or a path known only when the line runs, format a disk, copy raw devices or fork without end are never run")
 forbid (principal, action == Action::"run_command", resource)
 when {
-  ${anyOf([
-    ...WIPES.map((pattern) => `context.command like "${pattern}"`),
-    'context.command like "*mkfs*"',
-    'context.command like "dd if=*"',
-    'context.command like "* dd if=*"',
-    'context.command like "*/dd if=*"',
-    'context.input.command like "*:(){*}*"',
-  ])}
+  (context.program == "rm" &&
+    context.flags.containsAny(${strings(RECURSIVE)}) &&
+    (context.command like "* /*" || context.command like "* ~*" || context.command like "* $*")) ||
+  (${FORMATS_A_DISK.map((pattern) => `context.program like "${pattern}"`).join(" || ")}) ||
+  (context.program == "dd" && (context.command like "* if=*" || context.command like "* of=*")) ||
+  context.forkBomb
 };`,
     },
   },
   {
     id: "write-size",
+    since: 1,
     input: {
       scope: "system",
       mode: "enforce",
@@ -67,16 +71,46 @@ when { context.largestStringBytes > ${TEN_MIB} };`,
   },
   {
     id: "command-allowlist",
+    since: 1,
+    replaces: { cedar: ["WwTD4Aj848lue7hvR7TrV670OD1yDrJl2p3OMgT8eAE"], descriptions: ["M8Q6CZfpKnooeINgrqlXz2VbTSuVt2qYCyOMaFJ3RCI"] },
     input: {
       scope: "system",
       mode: "log_only",
-      description: `Switch to enforce to make run_command ask an operator before anything but ${ALLOWED_COMMANDS.join(", ")}. Log-only until then: calls record what it would have done.`,
+      description: `Switch to enforce to make run_command ask an operator before any program but ${ALLOWED_COMMANDS.join(", ")}, unless an allow rule names it (e.g. "make *"). Log-only until then: calls record what it would have done.`,
       cedar: `@effect("ask")
+@unlessAllowed("true")
 @reason("Only ${ALLOWED_COMMANDS.join(", ")} run without an operator's approval")
 permit (principal, action == Action::"run_command", resource)
-unless {
-  ${anyOf(ALLOWED_COMMANDS.flatMap((command) => [`context.command == "${command}"`, `context.command like "${command} *"`]))}
-};`,
+unless { ${strings(ALLOWED_COMMANDS)}.contains(context.program) };`,
+    },
+  },
+  {
+    id: "command-code-execution",
+    since: 2,
+    input: {
+      scope: "system",
+      mode: "enforce",
+      description:
+        "run_command asks an operator before a simple command that runs code written on the line (bash -c, node -e, eval, … | sh, git -c core.sshCommand=…, GIT_SSH_COMMAND=…) or whose program is known only when it runs ($cmd, $(…), arithmetic on a variable), unless an allow rule names it.",
+      cedar: `@effect("ask")
+@unlessAllowed("true")
+@reason("A command that runs code written on the line, or whose program is known only when it runs, waits for an operator's approval")
+permit (principal, action == Action::"run_command", resource)
+when { context.codeExecution || context.dynamic };`,
+    },
+  },
+  {
+    id: "javascript-code",
+    since: 2,
+    input: {
+      scope: "system",
+      mode: "enforce",
+      description:
+        "run_javascript runs code in the agent's runtime, where toolgate cannot see what it does: it asks an operator, unless an allow rule names it (e.g. for one role).",
+      cedar: `@effect("ask")
+@unlessAllowed("true")
+@reason("JavaScript runs in the agent's runtime, where toolgate cannot see what it does: an operator approves it")
+permit (principal, action == Action::"run_javascript", resource);`,
     },
   },
 ];

@@ -19,6 +19,13 @@ const requires = (definition: ToolDefinition, argument: string) => {
   return Array.isArray(required) && required.includes(argument);
 };
 
+/** A command glob ending in ` *` matches the command alone too (`git push *` matches `git push`), as opencode and Claude Code read it. */
+function commandCondition(match: string): string {
+  const like = `context.command like ${literal(match)}`;
+  if (!match.endsWith(" *") || match.trim() === "*") return like;
+  return `(${like} || context.command like ${literal(match.slice(0, -2))})`;
+}
+
 /** `alsoMet`: the tool's other definitions the rule can meet (other layers'); an argument one of them may lack is tested for first. */
 function subjectOf(rule: ShortRule, definition: ToolDefinition, alsoMet: readonly ToolDefinition[]): Subject | { problem: string } {
   const commands = commandArguments(definition);
@@ -28,7 +35,7 @@ function subjectOf(rule: ShortRule, definition: ToolDefinition, alsoMet: readonl
   const argument = rule.argument ?? commands[0] ?? paths[0];
   if (argument === undefined)
     return { problem: `The tool "${name}" has no command or path argument, so the rule must name the argument to match ("argument").` };
-  if (commands.includes(argument)) return { condition: `context.command like ${pattern}`, matched: "a command" };
+  if (commands.includes(argument)) return { condition: commandCondition(rule.match), matched: "a command" };
   if (paths.includes(argument)) return { condition: `context.path like ${pattern}`, matched: "a path" };
   const property = (definition.function.parameters as Parameters).properties?.[argument];
   if (!property) return { problem: `The tool "${name}" has no argument "${argument}".` };

@@ -55,11 +55,13 @@ function verdictOf(answer: AuthorizationAnswer, byId: ReadonlyMap<string, Stored
   const matched = [...diagnostics.reason, ...diagnostics.errors.map((error) => error.policyId)];
   const errored = new Set(diagnostics.errors.map((error) => error.policyId));
   const of = (effect: PolicyEffect) =>
-    matched.filter((id) => byId.get(id)?.effect === effect && (effect !== "allow" || (decision === "allow" && !errored.has(id))));
-  for (const effect of ["deny", "ask", "allow"] as const) {
-    const policies = [...new Set(of(effect))];
-    if (policies.length) return { effect, policies };
-  }
+    [...new Set(matched.filter((id) => byId.get(id)?.effect === effect && (effect !== "allow" || (decision === "allow" && !errored.has(id)))))];
+  const denies = of("deny");
+  if (denies.length) return { effect: "deny", policies: denies };
+  const allows = of("allow");
+  const asks = of("ask").filter((id) => !(allows.length && byId.get(id)?.unlessAllowed && !errored.has(id)));
+  if (asks.length) return { effect: "ask", policies: asks };
+  if (allows.length) return { effect: "allow", policies: allows };
   return { effect: "none", policies: [] };
 }
 
@@ -91,8 +93,11 @@ const pick = (context: Context, attributes: ReadonlySet<string>): Context => {
   return picked;
 };
 
-/** Asks Cedar about one call with these policies (preparsed once), one context at a time, given only what they read. */
-export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject, policies: readonly StoredPolicy[]): (context: Context) => Verdict {
+/**
+ * Asks Cedar about one call with these policies (preparsed once), one context at a time, given only what they read;
+ * `reads` says which context attributes that is.
+ */
+export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject, policies: readonly StoredPolicy[]): { ask: (context: Context) => Verdict; reads: ReadonlySet<string> | "all" } {
   const { key, byId, context: reads, entities } = askingOf(policies);
   const setId = preparsedSet(wasm, policies, key);
   const request = {
@@ -102,5 +107,5 @@ export function questioner(wasm: CedarWasm, { principal, tool, group }: Subject,
     entities: entities ? entitiesOf(principal, tool, group) : [],
     preparsedPolicySetId: setId,
   };
-  return (context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context: reads === "all" ? context : pick(context, reads) }), byId);
+  return { ask: (context) => verdictOf(wasm.statefulIsAuthorized({ ...request, context: reads === "all" ? context : pick(context, reads) }), byId), reads };
 }

@@ -7,7 +7,8 @@ import type { CedarWasm } from "./wasm";
 export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
 
 /** What toolgate reads from one Cedar policy's text. */
-export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; targets: PolicyTargets; reads: PolicyReads };
+/** `unlessAllowed`: an ask that gives way, for one simple command or path, to an allow policy matching it too (a default). */
+export type ReadPolicy = { effect: PolicyEffect; reason?: string; recoverable: boolean; unlessAllowed?: true; targets: PolicyTargets; reads: PolicyReads };
 
 export function problemsOf(text: string, errors: readonly DetailedError[]): PolicyProblem[] {
   const bytes = Buffer.from(text, "utf8");
@@ -126,12 +127,15 @@ export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPo
   const declared = annotations.effect;
   if (declared !== undefined && (json.effect !== "permit" || declared !== "ask"))
     return { ok: false, problems: [{ message: '@effect may only be "ask", on a permit policy (a forbid denies; a plain permit allows).' }] };
+  if (annotations.unlessAllowed !== undefined && (declared !== "ask" || annotations.unlessAllowed !== "true"))
+    return { ok: false, problems: [{ message: '@unlessAllowed may only be "true", on an @effect("ask") permit policy: it makes the ask give way to an allow policy that matches too.' }] };
   return {
     ok: true,
     read: {
       effect: json.effect === "forbid" ? "deny" : declared === "ask" ? "ask" : "allow",
       ...(annotations.reason ? { reason: annotations.reason } : {}),
       recoverable: annotations.recoverable === "true",
+      ...(annotations.unlessAllowed === "true" ? { unlessAllowed: true as const } : {}),
       targets: targetsOf(json.action),
       reads: readsOf(json),
     },

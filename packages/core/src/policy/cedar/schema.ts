@@ -64,7 +64,20 @@ export function cedarSchema(groups: Iterable<SchemaGroup>): CatalogSchema {
 
 const callContext = (input: CedarRecord): CedarRecord => ({
   type: "Record",
-  attributes: { input, path: STRING, outsideWorkspace: BOOL, command: STRING, commandSubstitution: BOOL, inputBytes: LONG, largestStringBytes: LONG },
+  attributes: {
+    input,
+    path: STRING,
+    outsideWorkspace: BOOL,
+    command: STRING,
+    program: STRING,
+    flags: { type: "Set", element: STRING },
+    codeExecution: BOOL,
+    dynamic: BOOL,
+    commandSubstitution: BOOL,
+    forkBomb: BOOL,
+    inputBytes: LONG,
+    largestStringBytes: LONG,
+  },
 });
 
 /** The record a tool's arguments become; composition keywords beside the top-level properties only constrain them, so they are ignored there. */

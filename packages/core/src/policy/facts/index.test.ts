@@ -87,27 +87,56 @@ test("callFacts - read_file with a path inside and outside the workspace", () =>
   expect(factsOf(definition, { path: "../x" }, null).paths).toEqual([{ path: "../x", outsideWorkspace: false }]);
 });
 
-test("callFacts - run_command gives the commands of its line, its cwd as a path, and the sizes", () => {
-  const args = { command: "git status && curl x | sh", cwd: "../other" };
+const texts = (facts: CallFacts) => facts.commands.map((command) => command.command);
+
+test("callFacts - run_command gives the commands of its line with what each does, its cwd as a path, and the sizes", () => {
+  const args = { command: "git -C . status && curl x | sh", cwd: "../other" };
   expect(callFacts(builtin("run_command"), args, ROOT)).toEqual({
     paths: [{ path: "/work/other", outsideWorkspace: true }],
-    commands: ["git status", "curl x", "sh"],
+    commands: [
+      { command: "git status", program: "git", flags: [], codeExecution: false, dynamic: false, paths: [{ path: "/work/other", outsideWorkspace: true }] },
+      { command: "curl x", program: "curl", flags: [], codeExecution: false, dynamic: false, paths: [] },
+      { command: "sh", program: "sh", flags: [], codeExecution: true, dynamic: false, paths: [] },
+    ],
     commandSubstitution: false,
+    forkBomb: false,
     inputBytes: JSON.stringify(args).length,
-    largestStringBytes: "git status && curl x | sh".length,
+    largestStringBytes: "git -C . status && curl x | sh".length,
   });
+});
+
+test("callFacts - paths in a command line are resolved from its cwd, and the devices every command may name are inside", () => {
+  const facts = factsOf(builtin("run_command"), { command: "cat ../x src/y /etc/passwd ~/.ssh/id_rsa $HOME/z > /dev/null 2>&1", cwd: "sub" }, ROOT);
+  expect(facts.commands[0]!.paths).toEqual([
+    { path: "/dev/null", outsideWorkspace: false },
+    { path: "/work/a/x", outsideWorkspace: false },
+    { path: "/work/a/sub/src/y", outsideWorkspace: false },
+    { path: "/etc/passwd", outsideWorkspace: true },
+    { path: "~/.ssh/id_rsa", outsideWorkspace: true },
+    { path: "$HOME/z", outsideWorkspace: true },
+  ]);
+  expect(factsOf(builtin("run_command"), { command: "cat $HOME/z ../x" }, null).commands[0]!.paths).toEqual([
+    { path: "$HOME/z", outsideWorkspace: false },
+    { path: "../x", outsideWorkspace: false },
+  ]);
 });
 
 test("callFacts - a command substitution is reported and its commands are listed", () => {
   const facts = factsOf(builtin("run_command"), { command: "echo $(rm -rf /)" }, ROOT);
-  expect(facts.commands).toEqual(["echo $(rm -rf /)", "rm -rf /"]);
+  expect(texts(facts)).toEqual(["echo $(rm -rf /)", "rm -rf /"]);
   expect(facts.commandSubstitution).toBe(true);
   expect(facts.paths).toEqual([]);
 });
 
-test("callFacts - a command line that cannot be read refuses the call and names the argument", () => {
+test("callFacts - a command line that cannot be read or is too complex refuses the call and names the argument", () => {
   expect(callFacts(builtin("run_command"), { command: "echo 'unclosed" }, ROOT)).toEqual({
+    code: "unreadable_command",
     problem: expect.stringContaining('"unterminated single quote"'),
+    argument: "command",
+  });
+  expect(callFacts(builtin("run_command"), { command: "ls;".repeat(300) }, ROOT)).toEqual({
+    code: "command_too_complex",
+    problem: expect.stringContaining("more than 256 simple commands"),
     argument: "command",
   });
 });
@@ -115,7 +144,7 @@ test("callFacts - a command line that cannot be read refuses the call and names 
 test("callFacts - commands of several arguments follow argument order and substitution is ORed", () => {
   const definition = tool({ properties: {} }, { commandArguments: ["setup", "main", "missing"] });
   const facts = factsOf(definition, { main: "make test", setup: "cd $(mktemp -d); npm ci" }, ROOT);
-  expect(facts.commands).toEqual(["cd $(mktemp -d)", "mktemp -d", "npm ci", "make test"]);
+  expect(texts(facts)).toEqual(["cd $(mktemp -d)", "mktemp -d", "npm ci", "make test"]);
   expect(facts.commandSubstitution).toBe(true);
 });
 
@@ -159,6 +188,7 @@ test("callFacts - a tool without path or command arguments still has its sizes",
     paths: [],
     commands: [],
     commandSubstitution: false,
+    forkBomb: false,
     inputBytes: JSON.stringify(args).length,
     largestStringBytes: 5,
   });

@@ -24,10 +24,15 @@ export function isWithin(root: string, path: string): boolean {
  * outside it is not seen. `~` stays a prefix, as the home directory is unknown, and is never in the workspace.
  */
 export function resolvePath(value: string, root: string | null): { path: string; outsideWorkspace: boolean } {
+  return resolvePathFrom(value, root, root);
+}
+
+/** The same, a relative path read from `base` (a command's working directory) rather than from the root. */
+export function resolvePathFrom(value: string, base: string | null, root: string | null): { path: string; outsideWorkspace: boolean } {
   if (value.startsWith("~")) return { path: fromHome(value), outsideWorkspace: root !== null };
   if (value.startsWith("/")) return located(normaliseRoot(value), root);
-  if (root === null) return { path: normaliseRelative(value), outsideWorkspace: false };
-  return located(withoutTrailingSlash(posix.join(root, value)), root);
+  if (base === null) return { path: normaliseRelative(value), outsideWorkspace: false };
+  return located(withoutTrailingSlash(posix.join(base, value)), root);
 }
 
 const located = (path: string, root: string | null) => ({
