@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { bindGroups, unbindGroups } from "@toolgate/local/workspace-module/bind";
-import { openWorkspace, workspaceModule } from "@toolgate/local/workspace-module/index";
+import { openWorkspace, openWorkspaceSandbox, workspaceModule } from "@toolgate/local/workspace-module/index";
+import type { WorkspaceSandbox } from "@toolgate/local/workspace-module/index";
 import type { Module } from "@toolgate/module";
 import { serveFetch, serveToolgate } from "../support/http-server";
 import type { Served, ServedToolgate } from "../support/http-server";
@@ -18,11 +20,14 @@ let toolgate: Toolgate;
 let served: ServedToolgate;
 let request: Api;
 let module: Module;
+let sandbox: WorkspaceSandbox;
 let moduleServer: Served;
 let moduleUrl: string;
 let base: string;
 let root: string;
 let outside: string;
+/** toolgate's data directory as `npm start` keeps it, outside the workspace: the admin token in a file. */
+let dataDir: string;
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "workspace-module-it-")));
@@ -31,6 +36,9 @@ beforeAll(async () => {
   await mkdir(root);
   await mkdir(outside);
   await writeFile(join(outside, "secret.txt"), "the secret\n");
+  dataDir = join(outside, ".toolgate");
+  await mkdir(dataDir);
+  await writeFile(join(dataDir, "admin-token"), "the-admin-token\n");
   await writeFile(join(root, "notes.txt"), "alpha\nbeta\ngamma\n");
   await symlink(join(outside, "secret.txt"), join(root, "to-secret"));
   await symlink(outside, join(root, "to-outside"));
@@ -39,21 +47,23 @@ beforeAll(async () => {
   served = await serveToolgate(toolgate);
   request = api(toolgate);
   const workspace = await openWorkspace(root);
+  sandbox = await openWorkspaceSandbox(workspace);
   moduleServer = await serveFetch((incoming) => module.fetch(incoming));
   moduleUrl = `${moduleServer.url}/call`;
-  module = workspaceModule({ workspace, url: moduleUrl, toolgate: { url: served.url } });
+  module = workspaceModule({ workspace, sandbox, url: moduleUrl, toolgate: { url: served.url } });
 });
 
 afterAll(async () => {
   await moduleServer?.close();
+  await sandbox?.close();
   await served?.close();
   await rm(base, { recursive: true, force: true });
 });
 
-/** toolgate's own rules off: every shipped policy made log-only, so only the module stands between an agent and the disk. */
+/** toolgate's own rules off: every policy made log-only, so only the module stands between an agent and the machine. */
 async function switchOffToolgatesRules() {
-  const { policies } = (await request("GET", "/policies")).body as { policies: Array<{ id: string; shipped?: boolean; scope: string; cedar: string; description?: string }> };
-  for (const policy of policies.filter((one) => one.shipped)) {
+  const { policies } = (await request("GET", "/policies")).body as { policies: Array<{ id: string; scope: string; cedar: string; description?: string }> };
+  for (const policy of policies) {
     const { id, scope, cedar, description } = policy;
     const put = await request("PUT", `/policies/${id}`, { body: { scope, mode: "log_only", cedar, ...(description ? { description } : {}) } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -124,3 +134,75 @@ test("bound as the workspace and command executor, the module runs an agent's ca
   expect(await unbindGroups({ toolgateUrl: served.url, adminToken: ADMIN_TOKEN }, bound)).toEqual([]);
   for (const group of ["workspace", "command"]) expect((await request("GET", `/groups/${group}`)).body.executor).toEqual({ type: "client" });
 });
+
+/** Whether a process whose command line is exactly `sleep <marker>` runs on this machine, seen from outside the sandbox. */
+async function sleeping(marker: string): Promise<boolean> {
+  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name))) {
+    if ((await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")) !== `sleep\0${marker}\0`) continue;
+    const line = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    if (line !== "" && line.slice(line.lastIndexOf(")") + 2)[0] !== "Z") return true;
+  }
+  return false;
+}
+
+const installed = (program: string) => {
+  try {
+    execFileSync("sh", ["-c", `command -v ${program}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("with every policy switched off, a command line reaches nothing outside the workspace: not toolgate's admin token, not the disk, not toolgate's port, not the network; a build in the workspace runs", async () => {
+  const bound = await bindGroups({ toolgateUrl: served.url, adminToken: ADMIN_TOKEN }, moduleUrl);
+  await switchOffToolgatesRules();
+  // A role without a workspaceRoot: toolgate's path rules have no root to check a path against, so nothing but the sandbox is left.
+  const role = await createRole(request, { name: unique("dev"), toolGroups: ["workspace", "command"] });
+  const { agent, token } = await createAgent(request, role.id);
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const response = await request("POST", `/agents/${agent.id}/calls`, { token, body: { tool, arguments: args } });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { result } = response.body as { result: { type: string; content: string } };
+    expect(result.type, `${tool} ${JSON.stringify(args)}: ${result.content}`).toBe("json");
+    return JSON.parse(result.content);
+  };
+  const run = (command: string, timeoutMs = 60_000) => call("run_command", { command, timeoutMs }) as Promise<{ exitCode: number | null; stdout: string; stderr: string }>;
+
+  for (const command of [`cat ${join(dataDir, "admin-token")}`, `ls ${dataDir}`, "cat /etc/shadow", "cat /root/.bashrc", `cat ${join(homedir(), ".bashrc")}`, `ls ${process.cwd()}`]) {
+    const read = await run(command);
+    expect(read.exitCode, `${command}: ${read.stdout}${read.stderr}`).not.toBe(0);
+    expect(read.stderr, command).toContain("No such file or directory");
+    expect(read.stdout, command).not.toContain("the-admin-token");
+  }
+  expect(await run("ls -A ~")).toMatchObject({ exitCode: 0, stdout: "" });
+
+  for (const command of [`echo x > ${join(outside, "pwned")}`, `touch /tmp/..${join(outside, "touched")}`, `cp notes.txt ${outside}/`]) {
+    const written = await run(command);
+    expect(written.exitCode, `${command}: ${written.stderr}`).not.toBe(0);
+  }
+  for (const name of ["pwned", "touched", "notes.txt"]) await expect(stat(join(outside, name)), name).rejects.toThrow(/ENOENT/);
+
+  expect((await fetch(`${served.url}/health`)).status).toBeLessThan(500);
+  const toolgatesPort = await run(`node -e "fetch('${served.url}/health').then(() => console.log('reached'), () => { console.log('refused'); process.exit(3) })"`);
+  expect(toolgatesPort).toMatchObject({ exitCode: 3, stdout: "refused\n" });
+  const external = await run(`curl -sS -m 10 https://registry.npmjs.org/ || node -e "fetch('https://registry.npmjs.org/').then(() => console.log('reached'), () => { console.log('refused'); process.exit(3) })"`);
+  expect(external).toMatchObject({ exitCode: 3, stdout: "refused\n", stderr: expect.stringContaining("Could not resolve host") });
+
+  await call("write_file", { path: "app/package.json", content: JSON.stringify({ name: "app", version: "1.0.0", private: true, scripts: { build: "node build.js" } }) });
+  await call("write_file", { path: "app/build.js", content: "const fs = require('fs');\nfs.mkdirSync('dist', { recursive: true });\nfs.writeFileSync('dist/out.txt', `built with node ${process.version}\\n`);\n" });
+  const built = await call("run_command", { command: "npm run build", cwd: "app", timeoutMs: 120_000 });
+  expect(built, built.stderr).toMatchObject({ exitCode: 0 });
+  expect(await readFile(join(root, "app", "dist", "out.txt"), "utf8")).toBe(`built with node ${process.version}\n`);
+  if (installed("make")) {
+    await call("write_file", { path: "app/Makefile", content: "out/made.txt:\n\tmkdir -p out && echo made > out/made.txt\n" });
+    expect(await call("run_command", { command: "make", cwd: "app" })).toMatchObject({ exitCode: 0 });
+    expect(await readFile(join(root, "app", "out", "made.txt"), "utf8")).toBe("made\n");
+  }
+
+  const marker = `${1000 + Math.random()}`.slice(0, 12);
+  expect(await run(`sleep ${marker} > /dev/null 2>&1 & echo started`)).toMatchObject({ exitCode: 0, stdout: "started\n" });
+  await expect.poll(() => sleeping(marker)).toBe(false);
+
+  await unbindGroups({ toolgateUrl: served.url, adminToken: ADMIN_TOKEN }, bound);
+}, 180_000);

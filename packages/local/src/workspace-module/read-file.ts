@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { defineTool } from "@toolgate/module";
-import { BUILTIN } from "./builtin";
+import type * as z from "zod";
+import type { BUILTIN } from "./builtin";
 import { confine, relativeName } from "./confine";
 import type { Workspace } from "./confine";
 import { fileError } from "./file-errors";
@@ -24,46 +24,42 @@ async function looksBinary(path: string): Promise<boolean> {
   }
 }
 
-export const readFileTool = (workspace: Workspace) =>
-  defineTool({
-    ...BUILTIN.readFile,
-    execute: async ({ path, offset = 1, limit }, ctx) => {
-      const real = await confine(workspace, path);
-      const info = await stat(real).catch((error) => {
-        throw fileError(path, error);
-      });
-      if (info.isDirectory()) throw new Error(`${JSON.stringify(path)} is a directory: list it with list_files.`);
-      if (!info.isFile()) throw new Error(`${JSON.stringify(path)} is not a regular file.`);
-      if (await looksBinary(real).catch((error) => Promise.reject(fileError(path, error))))
-        throw new Error(`${JSON.stringify(path)} is not a text file (it holds NUL bytes), so read_file does not return it.`);
-
-      const lines: string[] = [];
-      let totalLines = 0;
-      let bytes = 0;
-      let full = false;
-      let lineCut = false;
-      const stream = createReadStream(real, { encoding: "utf8", signal: ctx.signal }) as AsyncIterable<string>;
-      for await (const { text, cut } of boundedLines(stream, MAX_LINE_CHARS)) {
-        totalLines++;
-        if (totalLines < offset || full) continue;
-        const size = Buffer.byteLength(text, "utf8") + 1;
-        if (bytes + size > MAX_READ_BYTES) {
-          full = true;
-          continue;
-        }
-        lines.push(text);
-        bytes += size;
-        if (cut) lineCut = true;
-        if (lines.length === limit) full = true;
-      }
-      return {
-        path: relativeName(workspace, real),
-        content: lines.join("\n"),
-        offset,
-        limit,
-        lines: lines.length,
-        totalLines,
-        truncated: lineCut || offset - 1 + lines.length < totalLines,
-      };
-    },
+export async function readFile(workspace: Workspace, { path, offset = 1, limit }: z.infer<typeof BUILTIN.readFile.parameters>, signal: AbortSignal) {
+  const real = await confine(workspace, path);
+  const info = await stat(real).catch((error) => {
+    throw fileError(path, error);
   });
+  if (info.isDirectory()) throw new Error(`${JSON.stringify(path)} is a directory: list it with list_files.`);
+  if (!info.isFile()) throw new Error(`${JSON.stringify(path)} is not a regular file.`);
+  if (await looksBinary(real).catch((error) => Promise.reject(fileError(path, error))))
+    throw new Error(`${JSON.stringify(path)} is not a text file (it holds NUL bytes), so read_file does not return it.`);
+
+  const lines: string[] = [];
+  let totalLines = 0;
+  let bytes = 0;
+  let full = false;
+  let lineCut = false;
+  const stream = createReadStream(real, { encoding: "utf8", signal }) as AsyncIterable<string>;
+  for await (const { text, cut } of boundedLines(stream, MAX_LINE_CHARS)) {
+    totalLines++;
+    if (totalLines < offset || full) continue;
+    const size = Buffer.byteLength(text, "utf8") + 1;
+    if (bytes + size > MAX_READ_BYTES) {
+      full = true;
+      continue;
+    }
+    lines.push(text);
+    bytes += size;
+    if (cut) lineCut = true;
+    if (lines.length === limit) full = true;
+  }
+  return {
+    path: relativeName(workspace, real),
+    content: lines.join("\n"),
+    offset,
+    limit,
+    lines: lines.length,
+    totalLines,
+    truncated: lineCut || offset - 1 + lines.length < totalLines,
+  };
+}

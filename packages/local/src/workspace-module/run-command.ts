@@ -1,50 +1,55 @@
-import { spawn } from "node:child_process";
-import { stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { defineTool } from "@toolgate/module";
 import { BUILTIN } from "./builtin";
-import { confine } from "./confine";
-import type { Workspace } from "./confine";
-import { fileError } from "./file-errors";
+import type { FileWorkerClient } from "./file-worker-client";
 import { CappedOutput } from "./output";
+import { followStatus } from "./sandbox";
+import type { Sandbox } from "./sandbox";
 
 /** Of each of stdout and stderr, the first and the last this many bytes are returned. */
 export const OUTPUT_HALF_BYTES = 32 * 1024;
 /** A command asked to stop (SIGTERM) at its timeout is killed (SIGKILL) if it still runs this much later. */
 const KILL_GRACE_MS = 2_000;
-/** After the shell exits, how long its output may still flow from children it left running before the answer goes. */
-const DRAIN_MS = 250;
-const SHELL = "/bin/sh";
-
-/** Variables a command does not inherit from the module's process: toolgate's (the admin token among them) and secret-looking ones. */
-const HIDDEN_VARIABLE = /^TOOLGATE_|token|secret|passw|credential|api_?key|private_?key/i;
-
-const commandEnvironment = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !HIDDEN_VARIABLE.test(name)));
+const STATUS_FD = 3;
+/** What bwrap reports for a command that SIGTERM ended, as a shell does: 128 + the signal's number. */
+const ENDED_BY_SIGTERM = 128 + 15;
 
 export type CommandResult = { exitCode: number | null; signal?: string; stdout: string; stderr: string; truncated: boolean; timedOut: boolean };
+export type CommandRun = { command: string; cwd: string; timeoutMs: number };
 
 /**
- * Runs a shell line in its own process group, with no input: at `timeoutMs` the whole group is stopped (SIGTERM, then
- * SIGKILL), and when `signal` aborts (toolgate no longer waits) it is killed at once and the run rejects.
+ * Runs a shell line in a sandbox of its own, started in `cwd` (confined by the file worker), with no input: at
+ * `timeoutMs` its process group is asked to stop (SIGTERM), and the sandbox is killed (SIGKILL) if it still runs two
+ * seconds later; when `signal` aborts (toolgate no longer waits) the sandbox is killed at once and the run rejects.
+ * Killing bwrap ends everything inside, and so does the command's end: nothing it started outlives it.
  */
-export function runShell(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<CommandResult> {
+export async function runSandboxed(sandbox: Sandbox, files: FileWorkerClient, { command, cwd, timeoutMs }: CommandRun, signal: AbortSignal): Promise<CommandResult> {
+  const { path: dir } = (await files.call("working_directory", { cwd }, signal)) as { path: string };
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const child = spawn(SHELL, ["-c", command], { cwd, env: commandEnvironment(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = sandbox.spawn(sandbox.shell(command), { cwd: dir, network: true, statusFd: STATUS_FD, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    const status = followStatus(child.stdio[STATUS_FD] as Readable);
     const stdout = new CappedOutput(OUTPUT_HALF_BYTES);
     const stderr = new CappedOutput(OUTPUT_HALF_BYTES);
-    child.stdout.on("data", (chunk: Buffer) => stdout.add(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
-    const killGroup = (name: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, name);
-      } catch {
-        // The group is gone already.
-      }
-    };
+    child.stdout!.on("data", (chunk: Buffer) => stdout.add(chunk));
+    child.stderr!.on("data", (chunk: Buffer) => stderr.add(chunk));
+
     let timedOut = false;
+    let killed = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
+    const kill = () => {
+      killed = true;
+      child.kill("SIGKILL");
+    };
+    const stop = () => {
+      try {
+        if (status.initPid === undefined) return kill();
+        process.kill(-status.initPid, "SIGTERM");
+      } catch {
+        // The sandbox has ended already.
+      }
+    };
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -53,52 +58,33 @@ export function runShell(command: string, cwd: string, timeoutMs: number, signal
       outcome();
     };
     const aborted = () => {
-      killGroup("SIGKILL");
+      kill();
       settle(() => reject(signal.reason));
     };
     signal.addEventListener("abort", aborted, { once: true });
     timers.push(
       setTimeout(() => {
         timedOut = true;
-        killGroup("SIGTERM");
-        timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS));
+        stop();
+        timers.push(setTimeout(kill, KILL_GRACE_MS));
       }, timeoutMs),
     );
-    const answer = (code: number | null, killedBy: NodeJS.Signals | null) =>
-      settle(() =>
-        resolve({
-          exitCode: code,
-          ...(killedBy ? { signal: killedBy } : {}),
-          stdout: stdout.text(),
-          stderr: stderr.text(),
-          truncated: stdout.truncated || stderr.truncated,
-          timedOut,
-        }),
-      );
-    child.once("error", (error) => settle(() => reject(error)));
-    child.once("exit", (code, killedBy) => {
-      // Children left running in the background may hold the output open: answer once it ends, or soon after.
-      child.once("close", () => answer(code, killedBy));
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          answer(code, killedBy);
-        }, DRAIN_MS),
-      );
-    });
+    child.once("error", (error) => settle(() => reject(new Error(`The command's sandbox did not start (${error.message}); nothing ran.`))));
+    child.once("close", (code, killedBy) =>
+      settle(() => {
+        const output = { stdout: stdout.text(), stderr: stderr.text(), truncated: stdout.truncated || stderr.truncated, timedOut };
+        const { exitCode } = status;
+        if (exitCode !== undefined)
+          return resolve(timedOut && exitCode === ENDED_BY_SIGTERM ? { exitCode: null, signal: "SIGTERM", ...output } : { exitCode, ...output });
+        if (killed) return resolve({ exitCode: null, signal: "SIGKILL", ...output });
+        reject(new Error(`The command's sandbox did not start (bwrap ended with ${code ?? killedBy}: ${stderr.text().trim()}); nothing ran.`));
+      }),
+    );
   });
 }
 
-export const runCommandTool = (workspace: Workspace) =>
+export const runCommandTool = (sandbox: Sandbox, files: FileWorkerClient) =>
   defineTool({
     ...BUILTIN.runCommand,
-    execute: async ({ command, cwd = ".", timeoutMs }, ctx) => {
-      const dir = await confine(workspace, cwd);
-      const info = await stat(dir).catch((error) => {
-        throw fileError(cwd, error);
-      });
-      if (!info.isDirectory()) throw new Error(`The working directory ${JSON.stringify(cwd)} is not a directory.`);
-      return runShell(command, dir, timeoutMs, ctx.signal);
-    },
+    execute: ({ command, cwd = ".", timeoutMs }, ctx) => runSandboxed(sandbox, files, { command, cwd, timeoutMs }, ctx.signal),
   });

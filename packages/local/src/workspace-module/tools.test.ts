@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalJWKSet } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { CallSigner } from "@toolgate/core/executor";
 import { builtinGroups } from "@toolgate/core/builtin/groups";
-import { openWorkspace, workspaceModule } from "./index";
-import type { Workspace } from "./index";
+import { openWorkspace, openWorkspaceSandbox, workspaceModule } from "./index";
+import type { Workspace, WorkspaceSandbox } from "./index";
 import { MAX_LINE_CHARS, MAX_READ_BYTES } from "./read-file";
-import { OUTPUT_HALF_BYTES } from "./run-command";
+import { OUTPUT_HALF_BYTES, runSandboxed } from "./run-command";
 
 const MODULE_URL = "http://127.0.0.1:8790/call";
 const signer = new CallSigner("workspace-module-test-key-0123456789-0123");
@@ -18,6 +18,7 @@ let base: string;
 let root: string;
 let outside: string;
 let workspace: Workspace;
+let sandbox: WorkspaceSandbox;
 let module: ReturnType<typeof workspaceModule>;
 let calls = 0;
 
@@ -36,10 +37,14 @@ beforeAll(async () => {
   await symlink(join(outside, "secret.txt"), join(root, "to-secret"));
   await symlink(outside, join(root, "to-outside"));
   workspace = await openWorkspace(root);
-  module = workspaceModule({ workspace, url: MODULE_URL, toolgate: { keys } });
+  sandbox = await openWorkspaceSandbox(workspace);
+  module = workspaceModule({ workspace, sandbox, url: MODULE_URL, toolgate: { keys } });
 });
 
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(base, { recursive: true, force: true });
+});
 
 async function call(tool: string, args: Record<string, unknown>, options: { timeoutMs?: number; token?: string | null } = {}) {
   const body = { callId: `call_${++calls}`, tool, arguments: args, agentId: "agt_1", roleId: "rol_1" };
@@ -51,11 +56,22 @@ async function call(tool: string, args: Record<string, unknown>, options: { time
   return { status: response.status, type: answer.type, text: answer.content, json: answer.type === "json" ? JSON.parse(answer.content) : undefined, answer };
 }
 
-/** Whether a process runs (a zombie waiting for its parent to reap it does not). */
-async function running(pid: number): Promise<boolean> {
-  const line = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  return line !== "" && line.slice(line.lastIndexOf(")") + 2)[0] !== "Z";
+/**
+ * Whether a process whose command line holds `marker` runs on this machine, seen from outside the sandbox (a pid
+ * written inside it is its own namespace's; a zombie waiting for its parent to reap it does not run).
+ */
+async function running(marker: string): Promise<boolean> {
+  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name))) {
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (!commandLine.split("\0").includes(marker)) continue;
+    const line = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    if (line !== "" && line.slice(line.lastIndexOf(")") + 2)[0] !== "Z") return true;
+  }
+  return false;
 }
+
+/** A sleep of about 1000 s whose command line no other process has. */
+const uniqueSleep = () => `${1000 + Math.random()}`.slice(0, 12);
 
 test("the module's tools are toolgate's built-in ones exactly: names, descriptions, parameters and policies", () => {
   const builtin = builtinGroups()
@@ -163,20 +179,43 @@ test("run_command - long output keeps its start and its end; a command past time
   expect(long.stdout.length).toBeLessThan(OUTPUT_HALF_BYTES * 2 + 100);
 
   const started = Date.now();
-  const stopped = (await call("run_command", { command: "sleep 30 & echo $! > background.pid; echo started; wait", timeoutMs: 300 })).json;
+  const seconds = uniqueSleep();
+  const stopped = (await call("run_command", { command: `sleep ${seconds} & echo started; wait`, timeoutMs: 300 })).json;
   expect(Date.now() - started).toBeLessThan(5_000);
   expect(stopped).toMatchObject({ exitCode: null, signal: "SIGTERM", stdout: "started\n", timedOut: true });
-  const pid = Number(await readFile(join(root, "background.pid"), "utf8"));
-  await expect.poll(() => running(pid)).toBe(false);
+  await expect.poll(() => running(seconds)).toBe(false);
 });
 
 test("run_command - when toolgate stops waiting (the call's deadline), the process group is killed and the call ends as timed out", async () => {
   const started = Date.now();
-  const abandoned = await call("run_command", { command: "sleep 30 & echo $! > abandoned.pid; wait" }, { timeoutMs: 500 });
-  expect(abandoned).toMatchObject({ type: "error", text: "run_command did not finish before the call's timeout." });
+  const seconds = uniqueSleep();
+  const abandoned = call("run_command", { command: `sleep ${seconds} & wait` }, { timeoutMs: 1_000 });
+  await expect.poll(() => running(seconds)).toBe(true);
+  expect(await abandoned).toMatchObject({ type: "error", text: "run_command did not finish before the call's timeout." });
   expect(Date.now() - started).toBeLessThan(5_000);
-  const pid = Number(await readFile(join(root, "abandoned.pid"), "utf8"));
-  await expect.poll(() => running(pid)).toBe(false);
+  await expect.poll(() => running(seconds)).toBe(false);
+});
+
+test("run_command - a command whose sandbox cannot start answers an error, and nothing runs", async () => {
+  const broken = await openWorkspaceSandbox(workspace);
+  // Its bundled programs gone, bwrap cannot make the sandbox's mounts.
+  await broken.sandbox.close();
+  try {
+    const run = runSandboxed(broken.sandbox, broken.files, { command: "touch ran.txt", cwd: ".", timeoutMs: 5_000 }, new AbortController().signal);
+    await expect(run).rejects.toThrow(/^The command's sandbox did not start \(bwrap ended with 1: bwrap: Can't find source path .*\); nothing ran\.$/);
+    await expect(stat(join(root, "ran.txt"))).rejects.toThrow(/ENOENT/);
+  } finally {
+    broken.files.close();
+  }
+});
+
+test("file worker - a call in flight when the worker dies answers with an error; the next call starts it again", async () => {
+  const pid = sandbox.files.pid!;
+  const inFlight = sandbox.files.call("get_workspace_info", {}, new AbortController().signal);
+  process.kill(pid, "SIGKILL");
+  await expect(inFlight).rejects.toThrow(/The file operations' sandbox stopped \(killed by SIGKILL\) before the call answered; nothing ran outside it/);
+  expect((await call("read_file", { path: "notes.txt", limit: 1 })).json).toMatchObject({ content: "one" });
+  expect(sandbox.files.pid).not.toBe(pid);
 });
 
 test("run_javascript - the command group's other tool is answered with a refusal saying what to do instead", async () => {
