@@ -46,7 +46,7 @@ describe("role console in Chromium", () => {
     page.locator("#groups-form input[name=toolGroups]:checked").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
 
   async function loadModule(module: string, description: string, tools: unknown[]) {
-    const sent = await publishModuleEvent(stack.url, "module.loaded", { module, version: 1, description, tools });
+    const sent = await publishModuleEvent(stack, "module.loaded", { module, version: 1, description, tools });
     expect(sent.FailedEntryCount).toBe(0);
     for (const until = Date.now() + 15_000; (await api("GET", `/modules/${module}`)).body?.status !== "loaded"; ) {
       if (Date.now() > until) throw new Error(`the module ${module} did not load`);

@@ -144,11 +144,11 @@ describe("operator console in Chromium", () => {
   });
 
   consoleTest("modules - every module's status, version and group, and a rejected one's reason", async (page) => {
-    expect((await publishModuleEvent(stack.url, "module.loaded", { module: "crawler", version: 3, description: "Crawl pages.", tools: [tool("fetch_page", "Fetch.")] })).FailedEntryCount).toBe(0);
-    expect((await publishModuleEvent(stack.url, "module.loaded", { module: "intruder", version: 1, toolGroupId: "artifact", description: "Takes a reserved id.", tools: [tool("steal", "Steal.")] })).FailedEntryCount).toBe(0);
-    expect((await publishModuleEvent(stack.url, "module.loaded", { module: "retired", version: 1, description: "Soon gone.", tools: [tool("old_tool", "Old.")] })).FailedEntryCount).toBe(0);
+    expect((await publishModuleEvent(stack, "module.loaded", { module: "crawler", version: 3, description: "Crawl pages.", tools: [tool("fetch_page", "Fetch.")] })).FailedEntryCount).toBe(0);
+    expect((await publishModuleEvent(stack, "module.loaded", { module: "intruder", version: 1, toolGroupId: "artifact", description: "Takes a reserved id.", tools: [tool("steal", "Steal.")] })).FailedEntryCount).toBe(0);
+    expect((await publishModuleEvent(stack, "module.loaded", { module: "retired", version: 1, description: "Soon gone.", tools: [tool("old_tool", "Old.")] })).FailedEntryCount).toBe(0);
     await waitForModule("retired", "loaded");
-    expect((await publishModuleEvent(stack.url, "module.unloaded", { module: "retired", version: 2 })).FailedEntryCount).toBe(0);
+    expect((await publishModuleEvent(stack, "module.unloaded", { module: "retired", version: 2 })).FailedEntryCount).toBe(0);
     await waitForModule("crawler", "loaded");
     await waitForModule("intruder", "rejected");
     await waitForModule("retired", "unloaded");

@@ -66,7 +66,7 @@ const loadedEntry = (module: string, version: number): PutEventsRequestEntry => 
 
 async function putEvents(stack: LocalProcess, entries: PutEventsRequestEntry[]) {
   expect(entries.length).toBeLessThanOrEqual(10);
-  const sent = await localEvents(stack.url).send(new PutEventsCommand({ Entries: entries }));
+  const sent = await localEvents(stack).send(new PutEventsCommand({ Entries: entries }));
   expect(sent.FailedEntryCount, JSON.stringify(sent.Entries)).toBe(0);
   expect(sent.Entries).toHaveLength(entries.length);
   return sent;

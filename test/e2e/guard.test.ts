@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 test("npm start - an admin and an agent go through the guard over HTTP: confirmation, approval, denial, rate limit and history", async () => {
-  const sent = await localEvents(stack.url).send(
+  const sent = await localEvents(stack).send(
     new PutEventsCommand({
       Entries: [
         {

@@ -51,7 +51,7 @@ describe("npm start", () => {
     expect(stack.output()).toContain("curl");
     expect(stack.output()).toContain("export TOOLGATE_ADMIN_TOKEN=$(cat ");
     expect(stack.output()).not.toContain(stack.adminToken);
-    const sent = await publishModuleEvent(stack.url, "module.loaded", {
+    const sent = await publishModuleEvent(stack, "module.loaded", {
       module: "chrome",
       version: 1,
       description: "Chrome browser control",
@@ -91,16 +91,19 @@ describe("npm start", () => {
     expect(history.body.calls.map((c: { status: string }) => c.status)).toEqual(["refused", "completed"]);
   });
 
-  test("local stack - SIGTERM stops DynamoDB Local too, and a restart keeps every record and the admin token", async () => {
+  test("local stack - SIGTERM stops DynamoDB Local too, and a restart keeps every record, the admin token and the local AWS key pair", async () => {
     const role = await http("POST", "/roles", stack.adminToken, { name: "survivor", rolePrompt: "Persist." });
     expect(role.status).toBe(201);
     expect(await processesMentioning(dataDir)).not.toEqual([]);
 
+    const { accessKeyId, secretAccessKey } = stack.awsCredentials;
     expect(await stack.stop("SIGTERM")).toBe(0);
     expect(await processesMentioning(dataDir)).toEqual([]);
 
     stack = await startLocalProcess(dataDir);
     expect((await readFile(join(dataDir, "admin-token"), "utf8")).trim()).toBe(stack.adminToken);
+    expect(stack.awsCredentials).toMatchObject({ accessKeyId, secretAccessKey });
+    expect(stack.output()).toContain(`AWS keys:    read from ${join(dataDir, "local-aws-credentials.json")}`);
     const again = await http("GET", `/roles/by-name/survivor`, stack.adminToken);
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(role.body.id);

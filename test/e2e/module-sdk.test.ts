@@ -35,7 +35,7 @@ const deployment = (tools: ModuleTool[]) => {
   serving = module.fetch;
   return module;
 };
-const bus = () => ({ endpoint: `${stack.url}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+const bus = () => ({ endpoint: `${stack.url}/eventbridge`, region: "us-east-1", credentials: { ...stack.awsCredentials } });
 
 /** Waits until toolgate has applied the module's event of that version. */
 async function applied(version: number) {

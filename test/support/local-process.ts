@@ -7,11 +7,15 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** `npm start`'s command, run as node itself (not through the tsx CLI) so a signal reaches the server, not a wrapper. */
 const START = ["--import", "tsx", "packages/local/src/start.ts"];
 
+export type AccessKeyPair = { accessKeyId: string; secretAccessKey: string };
+
 export type LocalProcess = {
   url: string;
   port: number;
   dataDir: string;
   adminToken: string;
+  /** The key pair DynamoDB Local and /eventbridge serve: from the environment, the data dir, or (in memory) the banner. */
+  awsCredentials: AccessKeyPair;
   child: ChildProcess;
   output: () => string;
   /** A JSON request to the running service with a bearer token. */
@@ -33,6 +37,18 @@ function keepOutput(child: ChildProcess): () => string {
   child.stdout!.on("data", take);
   child.stderr!.on("data", take);
   return () => output;
+}
+
+/** The local key pair as a user finds it: set in the environment, else in the data dir's file, else (in memory) in the banner's example. */
+async function awsCredentialsOf(dataDir: string, env: Record<string, string>, output: string): Promise<AccessKeyPair> {
+  const accessKeyId = env.TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY;
+  if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey };
+  const saved = await readFile(join(dataDir, "local-aws-credentials.json"), "utf8").catch(() => undefined);
+  if (saved !== undefined) return JSON.parse(saved) as AccessKeyPair;
+  const printed = output.match(/AWS_ACCESS_KEY_ID=(\S+) AWS_SECRET_ACCESS_KEY=(\S+) aws events/);
+  if (!printed) throw new Error(`npm start printed no local AWS key pair:\n${output}`);
+  return { accessKeyId: printed[1]!, secretAccessKey: printed[2]! };
 }
 
 /** Runs the embedded default (`npm start`'s command) as a user would, in a child process. */
@@ -62,11 +78,13 @@ export async function startLocalProcess(dataDir: string, env: Record<string, str
   });
   const port = Number(new URL(url).port);
   const adminToken = env.TOOLGATE_ADMIN_TOKEN ?? (await readFile(join(dataDir, "admin-token"), "utf8")).trim();
+  const awsCredentials = await awsCredentialsOf(dataDir, env, output());
   return {
     url,
     port,
     dataDir,
     adminToken,
+    awsCredentials,
     child,
     output,
     request: (method, path, token, body) =>

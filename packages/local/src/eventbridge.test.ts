@@ -1,6 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { EventBridgeClient, ListRulesCommand, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { serve } from "@hono/node-server";
+import { Sha256 } from "@smithy/core/checksum";
+import { HttpRequest } from "@smithy/core/protocols";
+import { SignatureV4 } from "@smithy/signature-v4";
 import { MODULE_EVENT_SOURCE, MODULE_EVENTS_PATTERN, ModuleEventType } from "@toolgate/core/module/events";
 import { afterEach, describe, expect, test } from "vitest";
 import {
@@ -12,30 +15,66 @@ import {
   matchesPattern,
   retryDelayMs,
 } from "./eventbridge";
+import { generateAccessKeyPair } from "./secrets";
+import type { AccessKeyPair } from "./secrets";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** Without `retry`, the bus uses its default policy. */
+const ADMIN_TOKEN = "eventbridge-test-admin-token";
+const JSON_TYPE = "application/x-amz-json-1.1";
+
+/** Without `retry`, the bus uses its default policy. Its client signs with the key pair the bus accepts. */
 async function startBus(rules: EventRule[], retry?: EventBridgeOptions["retry"]) {
   const logs: string[] = [];
-  const bus = eventBridgeApp({ rules, region: "us-east-1", accountId: "123456789012", log: (line) => logs.push(line), retry });
+  const credentials = generateAccessKeyPair();
+  const bus = eventBridgeApp({
+    rules,
+    access: { credentials, adminToken: ADMIN_TOKEN, where: "in the test" },
+    region: "us-east-1",
+    accountId: "123456789012",
+    log: (line) => logs.push(line),
+    retry,
+  });
   const server = serve({ fetch: bus.app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise((resolve) => server.once("listening", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eventbridge`;
-  const client = new EventBridgeClient({
-    region: "us-east-1",
-    endpoint: url,
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
+  const clients: EventBridgeClient[] = [];
+  const clientWith = (keys: AccessKeyPair) => {
+    const client = new EventBridgeClient({ region: "us-east-1", endpoint: url, credentials: keys });
+    clients.push(client);
+    return client;
+  };
+  const client = clientWith(credentials);
   closers.push(async () => {
-    client.destroy();
+    for (const each of clients) each.destroy();
     await bus.drain();
     await new Promise((resolve) => server.close(resolve));
   });
-  return { client, url, logs, drain: bus.drain };
+  return { client, clientWith, credentials, url, logs, drain: bus.drain };
+}
+
+/** The body and headers the SDK sends for PutEvents, before it signs them. */
+const putEventsRequest = (url: string, entries: object[]) => {
+  const { hostname, port, pathname, host } = new URL(`${url}/`);
+  return new HttpRequest({
+    method: "POST",
+    protocol: "http:",
+    hostname,
+    port: Number(port),
+    path: pathname,
+    headers: { host, "content-type": JSON_TYPE, "x-amz-target": "AWSEvents.PutEvents" },
+    body: JSON.stringify({ Entries: entries }),
+  });
+};
+
+/** Signs as the SDK does (its own signer), at the given time, and sends the request with fetch. */
+async function sendSigned(request: HttpRequest, credentials: AccessKeyPair, signingDate: Date, body = request.body as string) {
+  const signed = await new SignatureV4({ credentials, region: "us-east-1", service: "events", sha256: Sha256 }).sign(request, { signingDate });
+  const { host: _host, ...headers } = signed.headers;
+  return fetch(`http://${request.hostname}:${request.port}${request.path}`, { method: "POST", headers, body });
 }
 
 function failingTimes(failures: number, error = "table busy") {
@@ -187,7 +226,7 @@ describe("eventBridgeApp", () => {
 
     const response = await fetch(url, {
       method: "POST",
-      headers: { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1" },
+      headers: { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1", authorization: `Bearer ${ADMIN_TOKEN}` },
       body: "{ not json",
     });
 
@@ -200,7 +239,7 @@ describe("eventBridgeApp", () => {
   test("eventBridgeApp - accepts the path with and without a trailing slash", async () => {
     const { url } = await startBus([]);
     const body = JSON.stringify({ Entries: [{ Source: "a", DetailType: "b", Detail: "{}" }] });
-    const headers = { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1" };
+    const headers = { "x-amz-target": "AWSEvents.PutEvents", "content-type": "application/x-amz-json-1.1", authorization: `Bearer ${ADMIN_TOKEN}` };
 
     for (const path of [url, `${url}/`]) {
       const response = await fetch(path, { method: "POST", headers, body });
@@ -348,6 +387,123 @@ describe("eventBridgeApp", () => {
     expect(logs).toEqual([
       `eventbridge: rule flaky gave up on event ${result.Entries?.[0]?.EventId} (module.loaded) after 10 attempts: handler exploded`,
     ]);
+  });
+});
+
+describe("eventBridgeApp - who may put events", () => {
+  const entry = { Source: MODULE_EVENT_SOURCE, DetailType: ModuleEventType.Loaded, Detail: JSON.stringify(loaded) };
+
+  test("eventBridgeApp - an unsigned PutEvents is refused 403 IncompleteSignatureException in AWS's shape, and no rule gets it", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { url, drain, logs } = await startBus([modules.rule]);
+
+    const response = await fetch(`${url}/`, {
+      method: "POST",
+      headers: { "content-type": JSON_TYPE, "x-amz-target": "AWSEvents.PutEvents" },
+      body: JSON.stringify({ Entries: [entry] }),
+    });
+    await drain();
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toBe(JSON_TYPE);
+    expect(response.headers.get("x-amzn-errortype")).toBe("IncompleteSignatureException");
+    expect(await response.json()).toEqual({
+      __type: "IncompleteSignatureException",
+      message: expect.stringMatching(/^The request is not signed\. Sign it .* with the local access key pair in the test, or send the admin token/),
+    });
+    expect(modules.received).toEqual([]);
+    expect(logs).toEqual(["eventbridge: refused a request (IncompleteSignatureException); nothing was put"]);
+  });
+
+  test("eventBridgeApp - the SDK signing with the wrong secret throws InvalidSignatureException (403), and no rule gets the event", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { clientWith, credentials, drain } = await startBus([modules.rule]);
+
+    const wrongSecret = clientWith({ accessKeyId: credentials.accessKeyId, secretAccessKey: generateAccessKeyPair().secretAccessKey });
+    await expect(wrongSecret.send(new PutEventsCommand({ Entries: [entry] }))).rejects.toMatchObject({
+      name: "InvalidSignatureException",
+      message: expect.stringContaining("does not match"),
+      $metadata: { httpStatusCode: 403 },
+    });
+    await drain();
+
+    expect(modules.received).toEqual([]);
+  });
+
+  test("eventBridgeApp - the SDK signing with an access key id it does not know throws UnrecognizedClientException (403)", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { clientWith, drain } = await startBus([modules.rule]);
+
+    await expect(clientWith(generateAccessKeyPair()).send(new PutEventsCommand({ Entries: [entry] }))).rejects.toMatchObject({
+      name: "UnrecognizedClientException",
+      $metadata: { httpStatusCode: 403 },
+    });
+    await drain();
+
+    expect(modules.received).toEqual([]);
+  });
+
+  test("eventBridgeApp - a request signed 10 minutes ago is refused as expired; the same request signed now is put", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { url, credentials, drain } = await startBus([modules.rule]);
+
+    const replayed = await sendSigned(putEventsRequest(url, [entry]), credentials, new Date(Date.now() - 10 * 60_000));
+    await drain();
+    expect(replayed.status).toBe(403);
+    expect(replayed.headers.get("x-amzn-errortype")).toBe("InvalidSignatureException");
+    expect(((await replayed.json()) as { message: string }).message).toMatch(/^Signature expired: its X-Amz-Date \d{8}T\d{6}Z is more than 5 minutes/);
+    expect(modules.received).toEqual([]);
+
+    const fresh = await sendSigned(putEventsRequest(url, [entry]), credentials, new Date());
+    await drain();
+    expect(fresh.status).toBe(200);
+    expect(modules.received).toHaveLength(1);
+  });
+
+  test("eventBridgeApp - a body changed after it was signed is refused InvalidSignatureException", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { url, credentials, drain } = await startBus([modules.rule]);
+    const hijacked = JSON.stringify({ Entries: [{ ...entry, Detail: JSON.stringify({ ...loaded, executor: { type: "http", url: "http://attacker.test/" } }) }] });
+
+    const response = await sendSigned(putEventsRequest(url, [entry]), credentials, new Date(), hijacked);
+    await drain();
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get("x-amzn-errortype")).toBe("InvalidSignatureException");
+    expect(modules.received).toEqual([]);
+  });
+
+  test("eventBridgeApp - the SDK signing with the bus's key pair puts the event and it is delivered", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { client, drain, logs } = await startBus([modules.rule]);
+
+    const result = await client.send(new PutEventsCommand({ Entries: [entry] }));
+    await drain();
+
+    expect(result.FailedEntryCount).toBe(0);
+    expect(modules.received.map((event) => event.detail)).toEqual([loaded]);
+    expect(logs).toEqual([]);
+  });
+
+  test("eventBridgeApp - the admin token as a bearer token puts the event; another bearer token is refused UnrecognizedClientException", async () => {
+    const modules = recorder("modules", MODULE_EVENTS_PATTERN);
+    const { url, drain } = await startBus([modules.rule]);
+    const put = (token: string) =>
+      fetch(`${url}/`, {
+        method: "POST",
+        headers: { "content-type": JSON_TYPE, "x-amz-target": "AWSEvents.PutEvents", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ Entries: [entry] }),
+      });
+
+    const refused = await put(`${ADMIN_TOKEN}x`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("x-amzn-errortype")).toBe("UnrecognizedClientException");
+    const accepted = await put(ADMIN_TOKEN);
+    await drain();
+
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ FailedEntryCount: 0, Entries: [{ EventId: expect.any(String) }] });
+    expect(modules.received).toHaveLength(1);
   });
 });
 

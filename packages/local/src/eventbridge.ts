@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { EventBridgeEvent } from "aws-lambda";
 import { Hono } from "hono";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { refusal } from "./signed-request";
+import type { LocalAccess } from "./signed-request";
 
 export type EventBridgeEnvelope = EventBridgeEvent<string, Record<string, unknown>>;
 
@@ -22,6 +24,8 @@ export interface EventRule {
 
 export interface EventBridgeOptions {
   rules: EventRule[];
+  /** Who may put events: as on AWS, only requests signed with a known key pair (or here the admin token). */
+  access: LocalAccess;
   region?: string;
   accountId?: string;
   log?: (line: string) => void;
@@ -88,7 +92,14 @@ export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(
     }
   };
 
-  // No SigV4 verification: the runner binds this endpoint to 127.0.0.1, which stands in for IAM.
+  const signedOnly: MiddlewareHandler = async (c, next) => {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const refused = await refusal({ method: c.req.method, url: c.req.url, headers: c.req.raw.headers, body }, options.access, "events");
+    if (refused === undefined) return next();
+    log(`eventbridge: refused a request (${refused.type}); nothing was put`);
+    return awsError(c, refused.type, refused.message, 403);
+  };
+
   const putEvents = async (c: Context) => {
     const target = c.req.header("x-amz-target");
     if (target !== PUT_EVENTS_TARGET) {
@@ -147,8 +158,8 @@ export function eventBridgeApp(options: EventBridgeOptions): { app: Hono; drain(
     maxSize: 4 * MAX_SIZE_BYTES,
     onError: (c) => awsError(c, "ValidationException", "Total size of the entries in the request is over the limit."),
   });
-  app.post("/eventbridge", limit, putEvents);
-  app.post("/eventbridge/", limit, putEvents);
+  app.post("/eventbridge", limit, signedOnly, putEvents);
+  app.post("/eventbridge/", limit, signedOnly, putEvents);
 
   const drain = async () => {
     while (pending.size > 0) await Promise.allSettled([...pending]);
@@ -244,10 +255,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function awsJson(c: Context, status: 200 | 400, body: unknown, headers: Record<string, string> = {}) {
+function awsJson(c: Context, status: 200 | 400 | 403, body: unknown, headers: Record<string, string> = {}) {
   return c.body(JSON.stringify(body), status, { "content-type": JSON_CONTENT_TYPE, "x-amzn-requestid": randomUUID(), ...headers });
 }
 
-function awsError(c: Context, type: string, message: string) {
-  return awsJson(c, 400, { __type: type, message }, { "x-amzn-errortype": type });
+function awsError(c: Context, type: string, message: string, status: 400 | 403 = 400) {
+  return awsJson(c, status, { __type: type, message }, { "x-amzn-errortype": type });
 }

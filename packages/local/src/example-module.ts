@@ -1,5 +1,6 @@
 import { defineModule, defineTool } from "@toolgate/module";
 import * as z from "zod";
+import type { AccessKeyPair } from "./secrets";
 import { listen } from "./server";
 
 /** The example module's name, which is also its group's id. */
@@ -38,9 +39,10 @@ export type ExampleModule = { url: string; version: number; stop(): Promise<void
 /**
  * A small module written with the module SDK, as a deploy step would run one: served on a free local port (running
  * only the calls toolgate signed), announced to toolgate with a module.loaded event through the EventBridge
- * endpoint. Each start announces a newer version, so a restart on kept data points the group at the new port.
+ * endpoint, signed with the local key pair. Each start announces a newer version, so a restart on kept data points
+ * the group at the new port.
  */
-export async function startExampleModule(toolgateUrl: string): Promise<ExampleModule> {
+export async function startExampleModule(toolgateUrl: string, credentials: AccessKeyPair): Promise<ExampleModule> {
   const server = await listen(0, "127.0.0.1");
   const url = `http://127.0.0.1:${server.port}/tools`;
   const stop = server.close;
@@ -53,7 +55,7 @@ export async function startExampleModule(toolgateUrl: string): Promise<ExampleMo
   });
   server.serve(example.fetch);
   const version = Date.now();
-  const bus = { endpoint: `${toolgateUrl}/eventbridge`, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } };
+  const bus = { endpoint: `${toolgateUrl}/eventbridge`, region: "us-east-1", credentials };
   try {
     await example.announce({ bus, version });
   } catch (error) {

@@ -41,7 +41,8 @@ const ownIds = new Set<string>();
 
 /** Takes `<dataDir>/runner.lock`, replacing a lock whose holder is gone; throws LockHeldError while a runner holds it. */
 export async function acquireDataDirLock(dataDir: string, port: number): Promise<DataDirLock> {
-  await mkdir(dataDir, { recursive: true });
+  // It holds the admin token and the local AWS key pair: a data dir toolgate creates is its owner's only.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, LOCK_FILE);
   const holder: LockHolder = { pid: process.pid, port, command: await commandLineOf(process.pid), startedAt: new Date().toISOString(), id: randomUUID() };
   ownIds.add(holder.id);

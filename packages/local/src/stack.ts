@@ -13,14 +13,14 @@ import { ensureTable } from "./local-table";
 import { acquireDataDirLock } from "./lock";
 import { routedFetch } from "./router";
 import { requestSummary } from "./request-log";
-import { localSecret } from "./secrets";
+import { localAwsCredentials, localSecret } from "./secrets";
 import { listen } from "./server";
 import type { ListeningServer } from "./server";
 import { pollTableStream } from "./table-stream";
 import type { StreamRecord } from "@toolgate/core/events";
 import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
 import type { ExampleModule } from "./example-module";
-import type { LocalSecret } from "./secrets";
+import type { AccessKeyPair, LocalAwsCredentials, LocalSecret } from "./secrets";
 
 export type LocalOptions = {
   port: number;
@@ -29,6 +29,8 @@ export type LocalOptions = {
   inMemory: boolean;
   adminToken?: string;
   signingKey?: string;
+  /** The local AWS key pair, when the environment sets it (TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID, TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY). */
+  awsCredentials: Partial<AccessKeyPair>;
   cleanupIntervalMs: number;
   /** How often the summary line of requests is printed, when there were any (unless every request is logged). */
   requestSummaryIntervalMs: number;
@@ -42,6 +44,8 @@ export type LocalOptions = {
 export type LocalStack = {
   url: string;
   adminToken: LocalSecret;
+  /** What signs requests to DynamoDB Local and /eventbridge. */
+  awsCredentials: LocalAwsCredentials;
   dataDir: string | undefined;
   /** The example module's executor URL when it runs. */
   exampleModule: string | undefined;
@@ -76,12 +80,21 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
     inMemory: env.TOOLGATE_IN_MEMORY === "1" || env.TOOLGATE_IN_MEMORY === "true",
     adminToken: env.TOOLGATE_ADMIN_TOKEN || undefined,
     signingKey: env.TOOLGATE_SIGNING_KEY || undefined,
+    awsCredentials: { accessKeyId: env.TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID || undefined, secretAccessKey: env.TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY || undefined },
     cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
     requestSummaryIntervalMs: Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) : 60_000,
     exampleModule: env.TOOLGATE_EXAMPLE_MODULE === "1" || env.TOOLGATE_EXAMPLE_MODULE === "true",
     log: (line) => console.log(line),
   };
 }
+
+/** Where a person finds the local key pair, for the answer to a request that is not signed with it. */
+const whereKeysAre = (credentials: LocalAwsCredentials) =>
+  credentials.file
+    ? `in ${credentials.file}`
+    : credentials.source === "environment"
+      ? "set in TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID and TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY"
+      : "that npm start printed";
 
 /** DynamoDB Local, the three API functions behind one server, the EventBridge endpoint and the cleanup timer. */
 export async function startLocal(options: LocalOptions): Promise<LocalStack> {
@@ -116,8 +129,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
     const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${server.port}`;
     const adminToken = await localSecret("admin-token", options.adminToken, dataDir);
     const signingKey = await localSecret("signing-key", options.signingKey, dataDir);
+    const awsCredentials = await localAwsCredentials(options.awsCredentials, dataDir);
+    const keyPair = { accessKeyId: awsCredentials.accessKeyId, secretAccessKey: awsCredentials.secretAccessKey };
     dynamo = await startDynamoLocal({
       dataDir: dataDir && join(dataDir, "dynamodb"),
+      credentials: keyPair,
       log: options.log,
       output: () => {},
       onRestart: () => afterDynamoRestart(),
@@ -128,6 +144,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       SST_RESOURCE_AdminToken: JSON.stringify({ value: adminToken.value, type: "sst.sst.Secret" }),
       SST_RESOURCE_SigningKey: JSON.stringify({ value: signingKey.value, type: "sst.sst.Secret" }),
       TOOLGATE_DYNAMODB_ENDPOINT: dynamo.endpoint,
+      TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID: keyPair.accessKeyId,
+      TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY: keyPair.secretAccessKey,
       SST_RESOURCE_Bus: JSON.stringify({ name: LOCAL_BUS_NAME, arn: `arn:aws:events:us-east-1:000000000000:event-bus/${LOCAL_BUS_NAME}`, type: "sst.aws.Bus" }),
     });
     const webhooks = options.eventRules ?? loadWebhookRules(process.env.TOOLGATE_EVENT_RULES, dataDir && join(dataDir, "rules.json"));
@@ -163,12 +181,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
         { name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) },
         ...webhooks.map(webhookRule),
       ],
+      access: { credentials: keyPair, adminToken: adminToken.value, where: whereKeysAre(awsCredentials) },
       log: options.log,
     });
     drain = bus.drain;
     if (callEvents.includes(ToolgateEventType.CallSettled))
       stopStream = pollTableStream({
         endpoint: dynamo.endpoint,
+        credentials: keyPair,
         table: TABLE_NAME,
         deliver: (records) => handleCallStream(toolgate().events, records as StreamRecord[]),
         log: options.log,
@@ -196,11 +216,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
 
     for (const rule of webhooks) options.log(`events: rule ${rule.name} POSTs ${rule.pattern.detailType?.join(", ") ?? "matching events"} to ${new URL(rule.webhook).origin}`);
     if (options.exampleModule) {
-      example = await startExampleModule(url);
+      example = await startExampleModule(url, keyPair);
       const Module = await import("@toolgate/core/module");
       await untilLoaded(example.version, () => Module.get(toolgate().db, EXAMPLE_MODULE));
     }
-    return { url, adminToken, dataDir, exampleModule: example?.url, stop };
+    return { url, adminToken, awsCredentials, dataDir, exampleModule: example?.url, stop };
   } catch (error) {
     await stop();
     throw error;

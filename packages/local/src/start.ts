@@ -16,6 +16,21 @@ const tokenSource = {
   ephemeral: "generated for this run only (in-memory mode)",
 } as const;
 
+const keysSource = {
+  environment: "from TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID and TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY",
+  file: "read from {file}",
+  generated: "generated and saved to {file}",
+  ephemeral: "generated for this run only (in-memory mode)",
+} as const;
+
+/** The AWS CLI's variables for the local key pair, without printing the secret when it can be read from its file. */
+function keysForCli({ awsCredentials: keys }: Awaited<ReturnType<typeof startLocal>>) {
+  if (keys.source === "environment") return "AWS_ACCESS_KEY_ID=$TOOLGATE_LOCAL_AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY=$TOOLGATE_LOCAL_AWS_SECRET_ACCESS_KEY";
+  if (keys.file === undefined) return `AWS_ACCESS_KEY_ID=${keys.accessKeyId} AWS_SECRET_ACCESS_KEY=${keys.secretAccessKey}`;
+  const read = (field: string) => `$(node -p "require('${keys.file}').${field}")`;
+  return `AWS_ACCESS_KEY_ID=${read("accessKeyId")} AWS_SECRET_ACCESS_KEY=${read("secretAccessKey")}`;
+}
+
 /** How to get the admin token into a shell, without printing it when it can be read from its file. */
 function tokenExport(stack: Awaited<ReturnType<typeof startLocal>>) {
   if (stack.adminToken.source === "environment") return "# TOOLGATE_ADMIN_TOKEN is already set in your environment";
@@ -35,13 +50,15 @@ async function main() {
   const options = optionsFromEnv();
   const stack = await startLocal(options);
   const source = tokenSource[stack.adminToken.source].replace("{dir}", stack.dataDir ?? "");
+  const keys = keysSource[stack.awsCredentials.source].replace("{file}", stack.awsCredentials.file ?? "");
   console.log(
     [
       "",
       `toolgate is running at ${stack.url}`,
       `  data:        ${stack.dataDir ? `${stack.dataDir} (kept across restarts)` : "in memory (TOOLGATE_IN_MEMORY=1)"}`,
       `  admin token: ${source}`,
-      `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge`,
+      `  AWS keys:    ${keys}; the events endpoint takes only requests signed with them, and DynamoDB Local keeps toolgate's data under their key id`,
+      `  events:      EventBridge PutEvents endpoint at ${stack.url}/eventbridge (signed with the AWS keys, or the admin token as a bearer token)`,
       `  console:     ${stack.url}/console (sign in with the admin token)`,
       everyRequestLogged()
         ? `  logs:        every request, one JSON line each (POWERTOOLS_LOG_LEVEL=${process.env.POWERTOOLS_LOG_LEVEL})`
@@ -53,6 +70,9 @@ async function main() {
       "Try it:",
       `  ${tokenExport(stack)}`,
       `  curl -s -H "Authorization: Bearer $TOOLGATE_ADMIN_TOKEN" ${stack.url}/groups`,
+      "",
+      "Put an event (the AWS CLI; an AWS SDK client takes the same keys as its credentials, region us-east-1):",
+      `  ${keysForCli(stack)} aws events put-events --region us-east-1 --endpoint-url ${stack.url}/eventbridge --entries 'Source=demo,DetailType=hello,Detail="{}"'`,
       "",
       "Ctrl-C stops it.",
     ].join("\n"),

@@ -1,9 +1,13 @@
 import { DynamoDBClient, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from "@aws-sdk/client-dynamodb-streams";
 import type { _Record } from "@aws-sdk/client-dynamodb-streams";
+import { LOCAL_REGION } from "./dynamo-process";
+import type { AccessKeyPair } from "./secrets";
 
 export type StreamOptions = {
   endpoint: string;
+  /** The key whose database holds the table. */
+  credentials: AccessKeyPair;
   table: string;
   /** Gets each batch of records, as a Lambda subscribed to the table's stream does on AWS. */
   deliver: (records: _Record[]) => Promise<void>;
@@ -11,7 +15,6 @@ export type StreamOptions = {
   pollMs?: number;
 };
 
-const LOCAL = { region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } };
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
@@ -20,8 +23,9 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  * (a new stream is picked up). Stop it with the returned function.
  */
 export function pollTableStream(options: StreamOptions): () => Promise<void> {
-  const tables = new DynamoDBClient({ endpoint: options.endpoint, ...LOCAL });
-  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, ...LOCAL });
+  const local = { endpoint: options.endpoint, region: LOCAL_REGION, credentials: options.credentials };
+  const tables = new DynamoDBClient(local);
+  const streams = new DynamoDBStreamsClient(local);
   let stopped = false;
   let streamArn: string | undefined;
   /** Each shard's next iterator (undefined once a closed shard is read to its end) and the last record delivered from it. */

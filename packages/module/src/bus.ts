@@ -2,7 +2,9 @@ import { MODULE_EVENT_SOURCE } from "./events.js";
 
 /**
  * Toolgate's EventBridge bus: on AWS its name (the `bus` output of toolgate's deploy, or TOOLGATE_BUS); locally the
- * endpoint `npm start` serves (`<toolgate>/eventbridge`), with any credentials.
+ * endpoint `npm start` serves (`<toolgate>/eventbridge`), which takes only requests signed with its local key pair:
+ * `credentials` read from `<data dir>/local-aws-credentials.json` (`.toolgate/` by default; its JSON is this shape),
+ * or the environment's AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set to that pair. Any other key is refused 403.
  */
 export type Bus = {
   name?: string;

@@ -13,10 +13,18 @@ export type Db = {
   expiresByTtl: boolean;
 };
 
+/** An AWS access key pair, in the shape the SDK's `credentials` take. */
+export type AccessKeyPair = { accessKeyId: string; secretAccessKey: string };
+
 export type DbOptions = {
   table: string;
   endpoint?: string;
   region?: string;
+  /**
+   * With `endpoint` (DynamoDB Local): the key the data is kept under, as DynamoDB Local keeps a database per access
+   * key id (`npm start` runs it so); a placeholder key when absent, for a DynamoDB Local that shares one database.
+   */
+  credentials?: AccessKeyPair;
   /** Each DynamoDB request is abandoned after this long without an answer (then retried, up to maxAttempts). */
   requestTimeoutMs?: number;
   maxAttempts?: number;
@@ -41,7 +49,7 @@ export function createDb(options: DbOptions): Db {
       ? {
           endpoint: options.endpoint,
           region: options.region ?? "us-east-1",
-          credentials: { accessKeyId: "local", secretAccessKey: "local" },
+          credentials: options.credentials ?? { accessKeyId: "local", secretAccessKey: "local" },
         }
       : options.region
         ? { region: options.region }

@@ -12,8 +12,13 @@ export interface EventPublisher {
 
 export const noEvents: EventPublisher = { publish: async () => {} };
 
-/** The bus to publish to: its name, and (locally) the embedded PutEvents endpoint. */
-export type BusTarget = { busName: string; endpoint?: string; region?: string };
+/**
+ * The bus to publish to: its name, and (locally) the embedded PutEvents endpoint with the key pair it accepts
+ * (`npm start`'s local key; a placeholder key without one, which that endpoint refuses).
+ */
+export type BusTarget = { busName: string; endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+
+const PLACEHOLDER_KEY = { accessKeyId: "local", secretAccessKey: "local" };
 
 export type BusPublisherOptions = {
   /** Read on the first publish, so a local runner can name its endpoint once it listens. Undefined: publishing is off. */
@@ -76,7 +81,7 @@ export class BusPublisher implements EventPublisher {
     const timeout = this.options.requestTimeoutMs ?? 2_000;
     const client = new EventBridgeClient({
       ...(target.region ? { region: target.region } : {}),
-      ...(target.endpoint ? { endpoint: target.endpoint, region: target.region ?? "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } } : {}),
+      ...(target.endpoint ? { endpoint: target.endpoint, region: target.region ?? "us-east-1", credentials: target.credentials ?? PLACEHOLDER_KEY } : {}),
       maxAttempts: 2,
       requestHandler: { requestTimeout: timeout, connectionTimeout: timeout, throwOnRequestTimeout: true },
     });
