@@ -10,6 +10,7 @@ import { BusPublisher } from "@toolgate/core/events";
 import type { EventPublisher, ToolgateEventType } from "@toolgate/core/events";
 import { publishedEvents } from "../../packages/core/src/environment";
 import { eventBridgeApp } from "@toolgate/local/eventbridge";
+import { generateAccessKeyPair } from "@toolgate/local/secrets";
 import { putGroupItem, writeCatalog } from "../../packages/core/src/dynamo/catalog";
 import { Group } from "@toolgate/core/group";
 import { groupsApp } from "@toolgate/functions/api/groups";
@@ -41,6 +42,7 @@ import { ItemReader } from "./item-reader";
 import { benchPolicyDecisions, benchPolicyInputs, policyToolNames } from "./policies";
 import { benchLayeredVisibleTools } from "./layers";
 import { benchSdk } from "./sdk";
+import { benchCommandFacts, benchHostileLines, benchRunCommandOverhead } from "./commands";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
@@ -96,14 +98,15 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const roundTrips = new RoundTrips();
   // toolgate's events go to a local PutEvents endpoint of their own, as to EventBridge on AWS; as deployed with no
   // rule, no per-call event is published (the figures with one subscriber of call.settled are printed beside).
-  const bus = serve({ fetch: eventBridgeApp({ rules: [] }).app.fetch, port: 0, hostname: "127.0.0.1" });
+  const busKeys = generateAccessKeyPair();
+  const bus = serve({ fetch: eventBridgeApp({ rules: [], access: { credentials: busKeys } }).app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((ready) => (bus.listening ? ready() : bus.once("listening", () => ready())));
   cleanups.push(() => new Promise<void>((done) => bus.close(() => done())));
   const busEndpoint = `http://127.0.0.1:${(bus.address() as { port: number }).port}/eventbridge`;
   // TOOLGATE_BENCH_EVENTS=off: no bus, to see what publishing costs.
   const publishes = () => publishedEvents({ TOOLGATE_CALL_EVENT_TYPES: "" });
   const events = new CountingPublisher(
-    new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint }), publishes }),
+    new BusPublisher({ target: () => (process.env.TOOLGATE_BENCH_EVENTS === "off" ? undefined : { busName: "bench", endpoint: busEndpoint, credentials: busKeys }), publishes }),
     publishes(),
   );
   const toolgate = new Toolgate({
@@ -322,6 +325,13 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   for (const { id } of benchPolicies) await api.json("DELETE", `/policies/${id}`, 204, admin);
   await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http"] } });
   await api.json("DELETE", "/groups/bench_policies", 204, admin);
+
+  // --- command lines: their facts, the guard on an ordinary run_command line, /health under the costliest lines ---
+  benchCommandFacts(out);
+  const commandsSetup = { api, url: stack.url, admin, executorUrl: executor.url, floor, recorder, direct: directCall };
+  const { roleId: commandsRole } = await benchRunCommandOverhead(commandsSetup, out, note);
+  await benchHostileLines(commandsSetup, commandsRole, out, note);
+
   await benchExecutorClient(`${executor.url}/run`, out);
   await benchMcp({
     toolgateUrl: stack.url,

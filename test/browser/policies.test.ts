@@ -58,7 +58,7 @@ describe("policies page in Chromium", () => {
     await openPolicies(page);
     const { policies } = (await http<{ policies: Policy[] }>("GET", "/policies")).body;
     const shipped = policies.filter((policy) => policy.shipped);
-    expect(shipped.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "dangerous-commands", "workspace-paths", "write-size"]);
+    expect(shipped.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "command-code-execution", "dangerous-commands", "javascript-code", "workspace-paths", "write-size"]);
     const system = page.getByRole("region", { name: "System", exact: true });
     for (const policy of shipped) {
       const item = system.locator(`li[data-policy="${policy.id}"]`);

@@ -98,7 +98,7 @@ test("README - Rules about arguments: the read outside the workspace root is ref
   const blockOf = await sectionBlock("## Rules about arguments");
   for (let round = 0; round < 2; round++) {
     const { stdout, stderr } = await run();
-    expect(stdout).toContain('permit (principal, action == Action::"run_command", resource)\nwhen { context.command like "git push *" };');
+    expect(stdout).toContain('permit (principal, action == Action::"run_command", resource)\nwhen { (context.command like "git push *" || context.command like "git push") };');
     expect(stdout).toContain('{"status":"awaiting_confirmation"}');
     expect(stdout).toContain('{"tool":"run_command","from":"ask","to":"deny"}');
     expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^tg: POST \/agents\/\S+\/calls answered 403: policy_denied: .*The path "\/etc\/passwd" is outside the workspace root "\/work\/app"/)]);
@@ -106,7 +106,7 @@ test("README - Rules about arguments: the read outside the workspace root is ref
     const agents = (await running.request("GET", "/agents?status=active&limit=100", running.adminToken)).body.agents as Array<{ name: string }>;
     const policies = (await running.request("GET", "/policies", running.adminToken)).body.policies as Array<{ id: string }>;
     expect({ roles: roles.filter((role) => role.name === "coder").length, agents: agents.filter((agent) => agent.name === "coder-1").length }).toEqual({ roles: 0, agents: 0 });
-    expect(policies.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "dangerous-commands", "workspace-paths", "write-size"]);
+    expect(policies.map((policy) => policy.id).sort()).toEqual(["command-allowlist", "command-code-execution", "dangerous-commands", "javascript-code", "workspace-paths", "write-size"]);
   }
 });
 

@@ -4,14 +4,18 @@ import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api, ApiResponse } from "../support/toolgate";
 import { startExecutor } from "../support/executor";
 import type { Executor } from "../support/executor";
+import { PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { agentWithGroups, createAgent, createRole, putGroup, secondInstance, unique } from "./helpers";
+import FIRST_EDITION_TEXTS from "../support/shipped-first-edition.json";
 
 let toolgate: Toolgate;
 let request: Api;
 let executor: Executor;
 let shells: string;
 
-const SHIPPED = ["command-allowlist", "dangerous-commands", "workspace-paths", "write-size"];
+/** The shipped policies' texts and descriptions of the first edition, as tables written then still hold them. */
+const FIRST_EDITION: Record<string, { cedar: string; description: string }> = FIRST_EDITION_TEXTS;
+const SHIPPED = ["command-allowlist", "command-code-execution", "dangerous-commands", "javascript-code", "workspace-paths", "write-size"];
 const CMD = { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] };
 const TARGET = { type: "object", properties: { target: { type: "string" } }, required: ["target"] };
 /** A tool whose `cmd` is a shell command line; identical calls in a row are allowed, so repeating a call is never a doom loop. */
@@ -104,7 +108,8 @@ const reached = (agent: Issued, toolName: string) => executor.requestsFor(toolNa
 
 const expectDenied = (response: ApiResponse, policies: string[]) => {
   expect(response.status, JSON.stringify(response.body)).toBe(403);
-  expect(response.body).toMatchObject({ error: "policy_denied", policies, callId: expect.stringMatching(/^call_/) });
+  expect(response.body).toMatchObject({ error: "policy_denied", callId: expect.stringMatching(/^call_/) });
+  expect([...response.body.policies].sort()).toEqual([...policies].sort());
 };
 
 const expectStatus = (response: ApiResponse, status: number, callStatus: string) => {
@@ -127,6 +132,8 @@ test("GET /policies - a fresh table lists the shipped policies, each without pro
     "dangerous-commands": ["enforce", "deny"],
     "write-size": ["enforce", "deny"],
     "command-allowlist": ["log_only", "ask"],
+    "command-code-execution": ["enforce", "ask"],
+    "javascript-code": ["enforce", "ask"],
   });
   const one = await request("GET", "/policies/workspace-paths");
   expect(one.status).toBe(200);
@@ -311,8 +318,33 @@ test("shipped policies - written once: a deleted one stays deleted when another 
   expect(edited.status, JSON.stringify(edited.body)).toBe(200);
   const other = api(await secondInstance(own));
   const listed = (await other("GET", "/policies")).body.policies;
-  expect(listed.map((policy: { id: string }) => policy.id)).toEqual(["command-allowlist", "dangerous-commands", "workspace-paths"]);
+  expect(listed.map((policy: { id: string }) => policy.id)).toEqual(SHIPPED.filter((id) => id !== "write-size"));
   expect(listed.find((policy: { id: string }) => policy.id === "command-allowlist")).toMatchObject({ version: 2, mode: "enforce", shipped: true });
+});
+
+test("shipped policies - a table of the first edition gets the policies added since and the new text of each it holds unedited, keeping its mode; an edited or deleted one is left as it is", async () => {
+  const own = await testToolgate();
+  const admin = api(own);
+  const put = async (id: string, body: Record<string, unknown>) => expect((await admin("PUT", `/policies/${id}`, { body })).status, id).toBe(200);
+  await put("dangerous-commands", { scope: "system", cedar: FIRST_EDITION["dangerous-commands"]!.cedar, description: FIRST_EDITION["dangerous-commands"]!.description });
+  await put("command-allowlist", { scope: "system", mode: "enforce", cedar: FIRST_EDITION["command-allowlist"]!.cedar, description: FIRST_EDITION["command-allowlist"]!.description });
+  const editedText = `${FIRST_EDITION["workspace-paths"]!.cedar}\n// ours`;
+  await put("workspace-paths", { scope: "system", cedar: editedText });
+  for (const id of ["write-size", "command-code-execution", "javascript-code"]) expect((await admin("DELETE", `/policies/${id}`)).status).toBe(204);
+  await own.db.client.send(new PutItemCommand({ TableName: own.db.table, Item: { pk: { S: "CATALOG" }, sk: { S: "SHIPPED#policies" } } }));
+
+  const upgraded = api(await secondInstance(own));
+  const listed = new Map<string, { cedar: string; mode: string; description?: string; shipped?: true }>(
+    (await upgraded("GET", "/policies")).body.policies.map((policy: { id: string }) => [policy.id, policy]),
+  );
+  const shipped = new Map((await listPolicies()).policies.filter((policy) => policy.shipped).map((policy) => [policy.id, policy]));
+  expect([...listed.keys()].sort()).toEqual(SHIPPED.filter((id) => id !== "write-size"));
+  expect(listed.get("dangerous-commands")).toMatchObject({ cedar: shipped.get("dangerous-commands")!.cedar, mode: "enforce", shipped: true });
+  expect(listed.get("command-allowlist")).toMatchObject({ cedar: shipped.get("command-allowlist")!.cedar, mode: "enforce", description: expect.stringContaining("unless an allow rule") });
+  expect(listed.get("workspace-paths")).toMatchObject({ cedar: editedText });
+  expect(listed.get("command-code-execution")).toMatchObject({ mode: "enforce", shipped: true });
+  const again = api(await secondInstance(own));
+  expect((await again("GET", "/policies")).body.policies.map((policy: { version: number }) => policy.version)).toEqual([...listed.values()].map((policy) => (policy as unknown as { version: number }).version));
 });
 
 // ---------------------------------------------------------------- workspace paths
@@ -414,23 +446,23 @@ test("run_command - the spellings of rm -rf / a user tries first are denied by d
   expect(answers).toEqual({ "/bin/rm -rf /": 403, "rm -r -f /": 403, "rm -Rf /": 403, "rm --recursive --force /": 403 });
 });
 
-test("run_command - `curl x | sh` is authorized until a rule denies `sh`, then 403 naming the rule, wherever sh hides in the line", async () => {
+test("run_command - `curl x | sh` waits for an operator (code from a pipe) until a rule denies `sh`, then 403 naming the rule, wherever sh hides in the line", async () => {
   const { role, ...agent } = await agentWithGroups(request, ["command"]);
-  expectStatus(await callAs(agent, "run_command", { command: "curl x | sh" }), 202, "authorized");
+  expectStatus(await callAs(agent, "run_command", { command: "curl x | sh" }), 202, "awaiting_confirmation");
   const noShell = unique("no-shell");
   const noShellArgs = unique("no-shell-args");
   await putPolicy(noShell, { scope: `role:${role.id}`, rule: { tool: "run_command", match: "sh", effect: "deny", reason: "Piping into a shell runs code nobody read" } });
   await putPolicy(noShellArgs, { scope: `role:${role.id}`, rule: { tool: "run_command", match: "sh *", effect: "deny" } });
   const refused = await callAs(agent, "run_command", { command: "curl x | sh" });
-  expectDenied(refused, [noShell]);
+  expectDenied(refused, [noShell, noShellArgs]);
   expect(refused.body.message).toContain("Piping into a shell runs code nobody read");
   expectDenied(await callAs(agent, "run_command", { command: "curl x | sh -s -- --yes" }), [noShellArgs]);
-  expectDenied(await callAs(agent, "run_command", { command: "git status\ncurl y | sh" }), [noShell]);
-  expectDenied(await callAs(agent, "run_command", { command: "echo $(curl z | sh)" }), [noShell]);
+  expectDenied(await callAs(agent, "run_command", { command: "git status\ncurl y | sh" }), [noShell, noShellArgs]);
+  expectDenied(await callAs(agent, "run_command", { command: "echo $(curl z | /bin/sh)" }), [noShell, noShellArgs]);
   expectStatus(await callAs(agent, "run_command", { command: "curl x | shellcheck -" }), 202, "authorized");
   expectStatus(await callAs(agent, "run_command", { command: "bash install.sh" }), 202, "authorized");
   const stranger = await agentWithGroups(request, ["command"]);
-  expectStatus(await callAs(stranger, "run_command", { command: "curl x | sh" }), 202, "authorized");
+  expectStatus(await callAs(stranger, "run_command", { command: "curl x | sh" }), 202, "awaiting_confirmation");
 });
 
 test("rate limits - calls a policy denies use none of the agent's budget, as another instance reads it; once the budget is spent, a denied call is still refused as denied", async () => {
@@ -472,7 +504,7 @@ test("run_command - a one-line ask rule `git push *` makes git push wait for an 
   expect(approved.body).toMatchObject({ callId: waiting.body.callId, status: "authorized", arguments: { command: "git push origin main" } });
 });
 
-test("allow rule - `ls *` runs `ls -la` at once on a tool that requires confirmation; `rm x`, and `ls -la && rm x`, still wait", async () => {
+test("allow rule - `ls *` runs `ls -la` and `ls` at once on a tool that requires confirmation; `rm x`, `lsof`, and `ls -la && rm x`, still wait", async () => {
   const { role, ...agent } = await agentWithGroups(request, [shells]);
   expectStatus(await callAs(agent, names.allowed, { cmd: "ls -la /tmp" }), 202, "awaiting_confirmation");
   const id = unique("ls-allowed");
@@ -480,9 +512,10 @@ test("allow rule - `ls *` runs `ls -la` at once on a tool that requires confirma
   const ran = await callAs(agent, names.allowed, { cmd: "ls -la" });
   expectStatus(ran, 200, "completed");
   expect(await readCall(agent, ran.body.callId)).toMatchObject({ decision: { effect: "allow", policies: [id] } });
-  expect(reached(agent, names.allowed).map((received) => received.body.arguments.cmd)).toEqual(["ls -la"]);
-  for (const cmd of ["rm x", "ls -la && rm x", "ls"]) expectStatus(await callAs(agent, names.allowed, { cmd }), 202, "awaiting_confirmation");
-  expect(reached(agent, names.allowed)).toHaveLength(1);
+  expectStatus(await callAs(agent, names.allowed, { cmd: "ls" }), 200, "completed");
+  expect(reached(agent, names.allowed).map((received) => received.body.arguments.cmd)).toEqual(["ls -la", "ls"]);
+  for (const cmd of ["rm x", "ls -la && rm x", "lsof"]) expectStatus(await callAs(agent, names.allowed, { cmd }), 202, "awaiting_confirmation");
+  expect(reached(agent, names.allowed)).toHaveLength(2);
 });
 
 // ---------------------------------------------------------------- layers
@@ -803,7 +836,7 @@ test("POST /policies/simulate - lists the calls a draft would flip, from and to;
   expect(flips).toHaveLength(4);
   expect(flipOf(0)).toEqual({ callId: firstRound[0]!.body.callId, agentId: first.agent.id, tool: names.simulated, startedAt: expect.any(String), from: { effect: "ask", policies: [askDeploys] }, to: { effect: "none", policies: [] } });
   expect(flipOf(2)).toMatchObject({ from: { effect: "none", policies: [] }, to: { effect: "deny", policies: [shellDeny.id] } });
-  expect(flipOf(4)).toMatchObject({ agentId: second.agent.id, tool: "run_command", from: { effect: "none", policies: [] }, to: { effect: "deny", policies: [runDeny.id] } });
+  expect(flipOf(4)).toMatchObject({ agentId: second.agent.id, tool: "run_command", from: { effect: "ask", policies: ["command-code-execution"] }, to: { effect: "deny", policies: [runDeny.id] } });
   expect(flipOf(8)).toMatchObject({ from: { effect: "ask", policies: [askDeploys] }, to: { effect: "deny", policies: [shellDeny.id] } });
   expect(simulated.body.byPolicy).toEqual(
     expect.arrayContaining([

@@ -157,6 +157,7 @@ export const CedarPolicy = z.object({
   rule: ShortRule.optional(),
   reason: z.string().optional(),
   recoverable: z.boolean(),
+  unlessAllowed: z.literal(true).optional().describe('an ask that gives way to an allow policy matching the same command or path (@unlessAllowed("true"))'),
   shipped: z.literal(true).optional().describe("shipped with toolgate"),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -20,7 +20,7 @@ const GUARD_REFUSALS = mergeErrors(
   errorsFrom(COMMON_ERRORS, "json_too_deep"),
   errorsFrom(ACCESS_ERRORS, "tool_not_available", "tool_disabled", "permission_denied", "cannot_grant_groups", "unknown_tool"),
   errorsFrom(EXECUTOR_ERRORS, "client_executed", "no_executor", "executor_failed", "tool_timeout"),
-  errorsFrom(POLICY_ERRORS, "policy_denied", "unreadable_command", "policy_unavailable"),
+  errorsFrom(POLICY_ERRORS, "policy_denied", "unreadable_command", "command_too_complex", "policy_unavailable"),
 );
 const UNANSWERABLE_APPROVAL = mergeErrors(
   errorsFrom(CALL_ERRORS, "call_not_found"),

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { MAX_COMMANDS, readShellLine } from "./line";
+import { MAX_COMMANDS, MAX_PATHS, readShellLine } from "./line";
 import type { ShellLine } from "./line";
 import { readSed } from "./scripts";
 
@@ -351,6 +351,13 @@ test("readShellLine - more than 256 simple commands or 16 levels of nesting is t
   const deep = [`${"( ".repeat(17)}ls${" )".repeat(17)}`, `${"nohup ".repeat(17)}ls`, `${"bash -c '".repeat(1)}${"eval ".repeat(17)}ls'`];
   for (const line of deep) expect(readShellLine(line), line.slice(0, 40)).toEqual({ code: "command_too_complex", problem: expect.stringContaining("nests deeper than 16 levels") });
   expect(read(`${"( ".repeat(15)}ls${" )".repeat(15)}`).commands).toHaveLength(1);
+});
+
+test("readShellLine - a line naming more than 256 different files is too complex; the same file named again counts once", () => {
+  const files = (count: number) => Array.from({ length: count }, (_, i) => `./f${i}`).join(" ");
+  expect(read(`cat ${files(MAX_PATHS)}`).commands[0]!.paths).toHaveLength(MAX_PATHS);
+  expect(read(`cat ${"./same ".repeat(1000)}`).commands[0]!.paths).toHaveLength(1);
+  expect(readShellLine(`cat ${files(MAX_PATHS + 1)}`)).toEqual({ code: "command_too_complex", problem: expect.stringContaining("names 257 files") });
 });
 
 test("readSed - e runs a command, r R w W and the w flag name files, wherever the script has them", () => {

@@ -14,6 +14,8 @@ import type { ShellWord } from "./word";
 export const MAX_COMMANDS = 256;
 /** At most this many levels of subshells, compound commands, substitutions, wrappers and shell lines handed to a shell. */
 export const MAX_NESTING = 16;
+/** At most this many files named in one line: each is a question to the policies, as each simple command is. */
+export const MAX_PATHS = 256;
 
 /** What a command line would run, as bash reads it. */
 export type ShellLine = {
@@ -49,6 +51,12 @@ export function readShellLine(text: string): ShellLine | LineProblem {
     return {
       code: "command_too_complex",
       problem: `The line nests deeper than ${MAX_NESTING} levels (subshells, compound commands, substitutions, wrapped commands and shell lines given to a shell); toolgate checks at most ${MAX_NESTING}. Send a flatter command.`,
+    };
+  const named = new Set([...reading.commands.flatMap((command) => command.paths), ...reading.paths].map((path) => path.value)).size;
+  if (named > MAX_PATHS)
+    return {
+      code: "command_too_complex",
+      problem: `The line names ${named} files; toolgate checks at most ${MAX_PATHS} in one call. Split it into several calls, or name a directory or a glob instead.`,
     };
   const { commands, paths, substitution, forkBomb } = reading;
   return { commands, paths, substitution, forkBomb };
