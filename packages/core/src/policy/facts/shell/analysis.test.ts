@@ -77,6 +77,8 @@ test("readShellLine - a program is its name however spelled or installed", () =>
     ["r\\m x", "rm x"],
     ["$'\\x72m' x", "rm x"],
     ["./rm x", "rm x"],
+    ["RM x", "rm x"],
+    ["/BIN/Rm x", "rm x"],
   ];
   for (const [line, text] of cases) {
     expect(texts(line), line).toEqual([text]);
@@ -207,6 +209,15 @@ test("readShellLine - code written on the line is code execution", () => {
     "npm install https://example.com/x.tgz",
     "npm install --registry=http://example.com x",
     "deno run https://example.com/x.ts",
+    "fc -s",
+    "enable -f ./x.so x",
+    "hash -p ./x ls",
+    "awk -f /dev/stdin x <<< 'BEGIN { system(\"id\") }'",
+    "echo 'e id' > s.sed; sed -f s.sed x",
+    "echo '{}' > package.json && npm test",
+    "printf 'all:\\n\\tid\\n' > Makefile; make",
+    "echo id > .git/hooks/pre-commit; git commit -m x",
+    "cat > pyproject.toml <<EOF\nx\nEOF\npip install .",
   ];
   for (const line of lines) expect(codeRuns(line), line).toBe(true);
 });

@@ -13,6 +13,19 @@ import { isDynamic } from "./word";
 
 const alwaysCode: ProgramReader = (command) => void (command.codeExecution = true);
 
+/** Files that say what a program runs: written on the line, then the program run, is code the line wrote. */
+const CONFIGURED_BY: ReadonlyArray<[RegExp, RegExp]> = [
+  [/^(npm|npx|yarn|pnpm|bun|node)$/, /(^|\/)(package\.json|\.npmrc|\.yarnrc(\.yml)?)$/],
+  [/^(make|gmake)$/, /(^|\/)(GNUmakefile|[Mm]akefile)$/],
+  [/^git$/, /(^|\/)\.git\/(config|hooks\/.*)$|(^|\/)\.gitattributes$/],
+  [/^(pip[0-9.]*|python[0-9.]*|uv|poetry)$/, /(^|\/)(setup\.py|setup\.cfg|pyproject\.toml|conftest\.py)$/],
+  [/^cargo$/, /(^|\/)(build\.rs|Cargo\.toml|\.cargo\/config(\.toml)?)$/],
+  [/^(just|task)$/, /(^|\/)([Jj]ustfile|Taskfile\.ya?ml)$/],
+];
+
+const runsWrittenConfiguration = (program: string, line: LineSoFar) =>
+  CONFIGURED_BY.some(([programs, files]) => programs.test(program) && [...line.written].some((path) => files.test(path)));
+
 const WRAPPER_READERS = new Map([...WRAPPERS].map(([name, syntax]) => [name, wrapper(syntax)]));
 
 /** Every reader a program's arguments go through: what it runs, what code it executes, what it stands for. */
@@ -34,8 +47,11 @@ function readersOf(program: string): ProgramReader[] {
   return readers;
 }
 
-/** `/usr/bin/git` is `git`, `./rm` is `rm`: rules name programs, not where they are installed. */
-export const programName = (value: string) => (value.includes("/") ? value.slice(value.lastIndexOf("/") + 1) || value : value);
+/**
+ * `/usr/bin/git` is `git`, `./rm` is `rm`, and `RM` is `rm` too: rules name programs, not where they are installed,
+ * and a case-insensitive file system (macOS's, where an agent's runtime may run) finds `RM` as `rm`.
+ */
+export const programName = (value: string) => (value.includes("/") ? value.slice(value.lastIndexOf("/") + 1) || value : value).toLowerCase();
 
 /** What one simple command does: itself as the policies see it, then the commands it runs and the shell lines it hands on. */
 export function analyseCommand(input: CommandInput, line: LineSoFar): { command: AnalysedCommand | undefined; follow: Follow } {
@@ -50,7 +66,7 @@ export function analyseCommand(input: CommandInput, line: LineSoFar): { command:
     text: [isDynamic(name) ? name.value : programName(name.value), ...args.map((word) => word.value)].join(" "),
     program: isDynamic(name) ? name.value : programName(name.value),
     flags: flagsOf(args),
-    codeExecution: poisoned || runsWrittenFile(name.value.includes("/") ? name : undefined, line),
+    codeExecution: poisoned || runsWrittenFile(name.value.includes("/") ? name : undefined, line) || runsWrittenConfiguration(programName(name.value), line),
     dynamic: input.reevaluated || isDynamic(name),
     paths: [...input.paths, ...argumentPaths(isDynamic(name) ? "" : programName(name.value), args)],
   };

@@ -97,7 +97,7 @@ export const INTERPRETERS: ReadonlyArray<[RegExp, ProgramReader]> = [
   [/^(ruby|jruby)[0-9.]*$/, interpreter({ inline: ["-e"], valued: ["-r", "-I", "-C", "-E", "-x"] })],
   [/^php[0-9.]*$/, interpreter({ inline: ["-r", "-R", "-B", "-E"], valued: ["-f", "-c", "-d", "-z", "-t", "-F"] })],
   [/^(lua|luajit)[0-9.]*$/, interpreter({ inline: ["-e"], valued: ["-l"] })],
-  [/^(Rscript|R)$/, interpreter({ inline: ["-e", "--expr"] })],
+  [/^(rscript|r)$/, interpreter({ inline: ["-e", "--expr"] })],
   [/^(osascript|expect)$/, interpreter({ inline: ["-e", "-c"] })],
   [/^(tclsh|wish)[0-9.]*$/, interpreter({ inline: [] })],
   [/^bun$/, interpreter({ inline: ["-e", "--eval", "-p", "--print"] })],
@@ -136,6 +136,7 @@ export const RUNS_OPTIONS: ReadonlyMap<string, ProgramReader> = new Map<string, 
   ["rsync", runsOption({ long: [["--rsh", 5], ["--rsync-path", 5]], short: "e" })],
   ["zip", runsOption({ long: [["--unzip-command", 4]], words: ["-tt"] })],
   ["rg", runsOption({ long: [["--pre", 5]] })],
+  ["hash", runsOption({ short: "p" })],
   ["go", runsOption({ words: ["-exec", "-toolexec", "--exec", "--toolexec"], prefixes: ["-exec=", "-toolexec=", "--exec=", "--toolexec="] })],
   ["make", runsOption({ long: [["--eval", 5]], prefixes: ["SHELL=", ".SHELLFLAGS="] })],
   ["vim", runsOption({ words: ["-c", "--cmd", "-s"], prefixes: ["+"] })],
@@ -151,5 +152,8 @@ export const RUNS_OPTIONS: ReadonlyMap<string, ProgramReader> = new Map<string, 
   ["sftp", sshOptions],
 ]);
 
-/** Programs that run commands they are given later, or a terminal's keystrokes: whatever follows is code. */
-export const ALWAYS_CODE = new Set(["at", "batch", "crontab", "tmux", "screen"]);
+/**
+ * Programs that run commands they are given later, a terminal's keystrokes, the shell's history (`fc`) or a shared
+ * object as a builtin (`enable -f`): whatever follows is code.
+ */
+export const ALWAYS_CODE = new Set(["at", "batch", "crontab", "tmux", "screen", "fc", "enable"]);

@@ -1,3 +1,4 @@
+import { runsWrittenFile } from "./interpreters";
 import { readOptions } from "./options";
 import type { ProgramReader } from "./types";
 import type { ShellWord } from "./word";
@@ -6,17 +7,17 @@ import type { ShellWord } from "./word";
 function scriptOf(args: readonly ShellWord[], valued: readonly string[], scriptOptions: readonly string[], fileOptions: readonly string[]) {
   const { options, operand } = readOptions(args, 0, { valued: [...valued, ...scriptOptions, ...fileOptions] });
   const given = options.filter((option) => scriptOptions.includes(option.name)).flatMap((option) => (option.value ? [option.value] : []));
-  const fromFile = options.some((option) => fileOptions.includes(option.name));
-  if (given.length || fromFile) return { scripts: given, fromFile, operands: operand };
-  return { scripts: args[operand] ? [args[operand]!] : [], fromFile, operands: operand + 1 };
+  const files = options.filter((option) => fileOptions.includes(option.name)).flatMap((option) => (option.value ? [option.value] : []));
+  if (given.length || files.length) return { scripts: given, files, operands: operand };
+  return { scripts: args[operand] ? [args[operand]!] : [], files, operands: operand + 1 };
 }
 
 /** awk runs commands through `system(…)`, `"cmd" | getline` and `print | "cmd"`. */
 const AWK_RUNS = /\bsystem\s*\(|(^|[^|])\|(?!\|)/;
 
-const awk: ProgramReader = (command, args) => {
-  const { scripts } = scriptOf(args, ["-F", "-v", "--field-separator", "--assign"], ["-e", "--source"], ["-f", "--file"]);
-  if (scripts.some((script) => script.expanded || AWK_RUNS.test(script.value))) command.codeExecution = true;
+const awk: ProgramReader = (command, args, _input, line) => {
+  const { scripts, files } = scriptOf(args, ["-F", "-v", "--field-separator", "--assign"], ["-e", "--source"], ["-f", "--file"]);
+  if (scripts.some((script) => script.expanded || AWK_RUNS.test(script.value)) || files.some((file) => runsWrittenFile(file, line))) command.codeExecution = true;
   for (const script of scripts) for (const [, file] of script.value.matchAll(AWK_FILES)) command.paths.push({ value: file!, known: !script.expanded });
 };
 
@@ -80,9 +81,10 @@ export function readSed(script: string): { runs: boolean; files: string[] } {
   return { runs, files };
 }
 
-const sed: ProgramReader = (command, args) => {
-  const { scripts } = scriptOf(args, ["-l", "--line-length", "-s"], ["-e", "--expression"], ["-f", "--file"]);
+const sed: ProgramReader = (command, args, _input, line) => {
+  const { scripts, files } = scriptOf(args, ["-l", "--line-length", "-s"], ["-e", "--expression"], ["-f", "--file"]);
   const sandboxed = args.some((word) => word.value === "--sandbox");
+  if (!sandboxed && files.some((file) => runsWrittenFile(file, line))) command.codeExecution = true;
   for (const script of scripts) {
     const read = readSed(script.value);
     if (!sandboxed && (script.expanded || read.runs)) command.codeExecution = true;
