@@ -7,7 +7,9 @@ import { MAX_COMMANDS, MAX_PATHS } from "../../packages/core/src/policy/facts/sh
 import type { ToolDefinition } from "../../packages/core/src/tool/schema";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
-import { httpClient, inShuffledRounds, ms, percentile } from "./support";
+import { measureBeside, overheadVsFloor } from "./beside";
+import type { Measured } from "./beside";
+import { httpClient, ms, percentile } from "./support";
 import type { HttpClient, Note, Out } from "./support";
 
 const FACTS_WARMUP = 2_000;
@@ -81,50 +83,20 @@ export async function benchRunCommandOverhead({ api, admin, executorUrl, floor, 
   const role = await api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-commands", rolePrompt: "Run commands.", toolGroups: ["bench_http", "command"], workspaceRoot: "/work/app" } });
   const { agent, token } = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-commands-agent" } });
   let sequence = 0;
-  const call = async (tool: string, args: Record<string, unknown>) => {
+  const call = async (tool: string, args: Record<string, unknown>): Promise<Measured> => {
     recorder.begin();
-    try {
-      const { ms: elapsed, response } = await api.timed("POST", `/agents/${agent.id}/calls`, 200, { token, body: { tool, arguments: args } });
-      if (!response.text.includes('"completed"')) throw new Error(`${tool} did not complete: ${response.text}`);
-      return elapsed;
-    } finally {
-      last = recorder.end();
-    }
+    const timed = await api.timed("POST", `/agents/${agent.id}/calls`, 200, { token, body: { tool, arguments: args } }).finally(() => (requests = recorder.end()));
+    if (!timed.response.text.includes('"completed"')) throw new Error(`${tool} did not complete: ${timed.response.text}`);
+    return { ms: timed.ms, requests };
   };
-  let last: DynamoRequest[] = [];
+  let requests: DynamoRequest[] = [];
   const command = () => call("run_command", { command: `${ORDINARY_LINE} # ${sequence++}` });
   const plain = () => call("bench_echo", { i: sequence, text: `call ${sequence++}` });
-  const phase = { command: [] as number[], commandFloor: [] as number[], plain: [] as number[], plainFloor: [] as number[], direct: [] as number[] };
-  let lastCommand: DynamoRequest[] = [];
-  let lastPlain: DynamoRequest[] = [];
-  for (let n = 0; n < WARMUP_CALLS; n++) {
-    await command();
-    lastCommand = last;
-    await plain();
-    lastPlain = last;
-  }
-  await inShuffledRounds(
-    [
-      async () => {
-        phase.command.push(await command());
-        lastCommand = last;
-      },
-      async () => {
-        phase.plain.push(await plain());
-        lastPlain = last;
-      },
-      async () => void phase.commandFloor.push(await floor.replay(lastCommand)),
-      async () => void phase.plainFloor.push(await floor.replay(lastPlain)),
-      async () => void phase.direct.push(await direct()),
-    ],
-    MEASURED_CALLS,
-    (step) => step(),
-  );
-  const overheadOf = (guarded: number[], floorMs: number[]) => (percentile(guarded, 50) - percentile(phase.direct, 50)) / percentile(floorMs, 50);
-  out("guard_overhead_vs_floor_run_command", overheadOf(phase.command, phase.commandFloor).toFixed(2));
-  out("guard_overhead_vs_floor_same_phase_no_policy", overheadOf(phase.plain, phase.plainFloor).toFixed(2));
-  out("guard_run_command_minus_no_policy_p50_ms", ms(percentile(phase.command, 50) - percentile(phase.plain, 50)));
-  note(`run_command phase p50s (ms): guarded ${ms(percentile(phase.command, 50))} / ${ms(percentile(phase.plain, 50))}, floors ${ms(percentile(phase.commandFloor, 50))} / ${ms(percentile(phase.plainFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (run_command "${ORDINARY_LINE}" / bench_echo)`);
+  const phase = await measureBeside(command, plain, floor, direct, WARMUP_CALLS, MEASURED_CALLS);
+  out("guard_overhead_vs_floor_run_command", overheadVsFloor(phase.first, phase.firstFloor, phase.direct).toFixed(2));
+  out("guard_overhead_vs_floor_same_phase_no_policy", overheadVsFloor(phase.second, phase.secondFloor, phase.direct).toFixed(2));
+  out("guard_run_command_minus_no_policy_p50_ms", ms(percentile(phase.first, 50) - percentile(phase.second, 50)));
+  note(`run_command phase p50s (ms): guarded ${ms(percentile(phase.first, 50))} / ${ms(percentile(phase.second, 50))}, floors ${ms(percentile(phase.firstFloor, 50))} / ${ms(percentile(phase.secondFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (run_command "${ORDINARY_LINE}" / bench_echo)`);
   return { roleId: role.id };
 }
 

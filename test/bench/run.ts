@@ -43,6 +43,7 @@ import { benchPolicyDecisions, benchPolicyInputs, policyToolNames } from "./poli
 import { benchLayeredVisibleTools } from "./layers";
 import { benchSdk } from "./sdk";
 import { benchCommandFacts, benchHostileLines, benchRunCommandOverhead } from "./commands";
+import { measureBeside, overheadVsFloor } from "./beside";
 
 const WARMUP_CALLS = 200;
 const MEASURED_CALLS = 1_000;
@@ -279,49 +280,20 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
   const other = await api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-other-agent", department: "bench" } });
   const benchPolicies = benchPolicyInputs(policyTools, { agentId: agent.id, roleId: role.id, roleName: role.name, department: "bench", otherAgentId: other.agent.id });
   for (const { id, input } of benchPolicies) await api.json("PUT", `/policies/${id}`, 201, { ...admin, body: input });
-  const phase = { policed: [] as number[], policedFloor: [] as number[], plain: [] as number[], plainFloor: [] as number[], direct: [] as number[], policedApp: [] as number[], plainApp: [] as number[] };
-  const inApp = async (tool: string, into: number[]) => {
+  const inApp = { policed: [] as number[], plain: [] as number[] };
+  const callInApp = (tool: string, into: number[]) => async () => {
     const before = serverMs.length;
     const elapsed = await recordedGuarded(tool);
     into.push(...serverMs.slice(before));
-    return elapsed;
+    return { ms: elapsed, requests: lastCall };
   };
-  let lastPoliced: DynamoRequest[] = [];
   // Cedar answers between the admission's first requests and the call's start: the floor still replays them together.
-  let policedFloorOperations = "";
-  let lastPlain: DynamoRequest[] = [];
-  for (let n = 0; n < WARMUP_CALLS; n++) {
-    await recordedGuarded("bench_echo");
-    lastPoliced = lastCall;
-    await recordedGuarded("bench_plain");
-    lastPlain = lastCall;
-  }
-  await inShuffledRounds(
-    [
-      async () => {
-        phase.policed.push(await inApp("bench_echo", phase.policedApp));
-        lastPoliced = lastCall;
-      },
-      async () => {
-        phase.plain.push(await inApp("bench_plain", phase.plainApp));
-        lastPlain = lastCall;
-      },
-      async () => {
-        phase.policedFloor.push(await floor.replay(lastPoliced));
-        policedFloorOperations = floor.operations;
-      },
-      async () => void phase.plainFloor.push(await floor.replay(lastPlain)),
-      async () => void phase.direct.push(await directCall()),
-    ],
-    POLICY_CALLS,
-    (measure) => measure(),
-  );
-  const overheadOf = (guardedMs: number[], floorMs: number[]) => (percentile(guardedMs, 50) - percentile(phase.direct, 50)) / percentile(floorMs, 50);
-  out("guard_overhead_vs_floor_no_policy_applies", overheadOf(phase.plain, phase.plainFloor).toFixed(2));
-  out("guard_overhead_vs_floor_with_policies", overheadOf(phase.policed, phase.policedFloor).toFixed(2));
-  out("guard_with_policies_minus_without_p50_ms", ms(percentile(phase.policed, 50) - percentile(phase.plain, 50)));
-  out("guard_with_policies_minus_without_in_app_p50_ms", ms(percentile(phase.policedApp, 50) - percentile(phase.plainApp, 50)));
-  note(`policy phase p50s (ms): guarded ${ms(percentile(phase.policed, 50))} / ${ms(percentile(phase.plain, 50))}, floors ${ms(percentile(phase.policedFloor, 50))} / ${ms(percentile(phase.plainFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (with policies / without); floor with policies: ${policedFloorOperations}`);
+  const phase = await measureBeside(callInApp("bench_echo", inApp.policed), callInApp("bench_plain", inApp.plain), floor, directCall, WARMUP_CALLS, POLICY_CALLS);
+  out("guard_overhead_vs_floor_no_policy_applies", overheadVsFloor(phase.second, phase.secondFloor, phase.direct).toFixed(2));
+  out("guard_overhead_vs_floor_with_policies", overheadVsFloor(phase.first, phase.firstFloor, phase.direct).toFixed(2));
+  out("guard_with_policies_minus_without_p50_ms", ms(percentile(phase.first, 50) - percentile(phase.second, 50)));
+  out("guard_with_policies_minus_without_in_app_p50_ms", ms(percentile(inApp.policed, 50) - percentile(inApp.plain, 50)));
+  note(`policy phase p50s (ms): guarded ${ms(percentile(phase.first, 50))} / ${ms(percentile(phase.second, 50))}, floors ${ms(percentile(phase.firstFloor, 50))} / ${ms(percentile(phase.secondFloor, 50))}, direct ${ms(percentile(phase.direct, 50))} (with policies / without); floor with policies: ${phase.firstFloorOperations}`);
   for (const { id } of benchPolicies) await api.json("DELETE", `/policies/${id}`, 204, admin);
   await api.json("PATCH", `/roles/${role.id}`, 200, { ...admin, body: { toolGroups: ["bench_http"] } });
   await api.json("DELETE", "/groups/bench_policies", 204, admin);
