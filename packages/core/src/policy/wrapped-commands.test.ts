@@ -131,3 +131,45 @@ test("decideCall - ordinary lines under the same rules run, whatever wraps them"
     for (const wrap of [(text: string) => text, (text: string) => `nohup ${text}`, (text: string) => `timeout 60 ${text}`, (text: string) => `(${text})`, (text: string) => `git status && ${text}`])
       expect(await effectOf(wrap(line)), wrap(line)).toBe("none");
 });
+
+test("decideCall - the shipped dangerous-commands policy alone denies rm in any flag order and spelling, dd in any order, mkfs by any name and a fork bomb by any name", async () => {
+  const dangerous = enforced.filter((policy) => policy.id === "dangerous-commands");
+  const decide = async (command: string) =>
+    (
+      await decideCall({
+        principal: { agentId: "agt_1", roleId: "rol_1", roleName: "coder", department: null, level: null },
+        definition: runCommand,
+        group: "command",
+        args: { command, timeoutMs: 30_000 },
+        root: null,
+        revision: 1,
+        applicable: { enforce: dangerous, logOnly: [] },
+      })
+    ).decision.effect;
+  const denied = [
+    "rm -rfv /",
+    "rm / -rf",
+    "rm -r --force /",
+    "rm --recursive /home",
+    "rm --recur -f /",
+    "rm -rf -- ~",
+    "rm -rf ~/",
+    'rm -rf "$HOME"',
+    "rm -Rf /*",
+    "sudo rm -rf /",
+    "/bin/rm -fr /",
+    "find / -delete",
+    "dd if=/dev/zero of=/dev/sda",
+    "dd of=/dev/sda if=/dev/zero bs=1M",
+    "dd bs=1M if=/dev/sda",
+    "mkfs /dev/sda1",
+    "mkfs.ext4 /dev/sda1",
+    "mke2fs /dev/sda1",
+    "/sbin/mkswap /dev/sda2",
+    "wipefs -a /dev/sda",
+    ":(){ :|:& };:",
+    "bomb() { bomb | bomb & }; bomb",
+  ];
+  for (const line of denied) expect(await decide(line), line).toBe("deny");
+  for (const line of ["rm -rf build", "rm -f /tmp/x", "rm -r ./dist", "echo mkfs", "git rm -r --cached x", "ddate", "f() { echo; }; f"]) expect(await decide(line), line).toBe("none");
+});
