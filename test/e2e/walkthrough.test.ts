@@ -8,6 +8,7 @@ import { startLocalProcess } from "../support/local-process";
 import type { LocalProcess } from "../support/local-process";
 
 const README = resolve(import.meta.dirname, "../../README.md");
+const LAYERS = resolve(import.meta.dirname, "../../docs/layers.md");
 const README_PORT_LINE = "TG=http://127.0.0.1:8787";
 
 /** The README's "Try it" section: its shell blocks and the line it says the walkthrough ends with. */
@@ -82,9 +83,9 @@ test("README - a step toolgate refuses prints toolgate's error, not a jq error",
   expect(refused.stderr).not.toContain("jq:");
 });
 
-/** The first shell block of one README section. */
-async function sectionBlock(heading: string) {
-  const text = await readFile(README, "utf8");
+/** The first shell block of one section of the README (or of another page that continues its walkthrough). */
+async function sectionBlock(heading: string, page = README) {
+  const text = await readFile(page, "utf8");
   const section = text.slice(text.indexOf(heading), text.indexOf("\n## ", text.indexOf(heading) + 1));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!)[0]!;
 }
@@ -110,12 +111,12 @@ test("README - Rules about arguments: the read outside the workspace root is ref
   }
 });
 
-test("README - Tools in layers: the research department's http_request is in front for its agent, the personal tool is the researcher's alone, the record names the layer, the layers and the department say where it comes from, and the undo leaves nothing", async () => {
+test("docs/layers.md - Tools in layers: the research department's http_request is in front for its agent, the personal tool is the researcher's alone, the record names the layer, the layers and the department say where it comes from, and the undo leaves nothing", async () => {
   if (!stack) throw new Error("the walkthrough test starts the stack");
   const running = stack;
   const { walkthrough } = await tryIt();
   const helper = walkthrough.slice(0, walkthrough.indexOf("\n}\n") + 3).replace(README_PORT_LINE, `TG=${running.url}`);
-  const block = await sectionBlock("## Tools in layers");
+  const block = await sectionBlock("# Tools in layers", LAYERS);
   for (let round = 0; round < 2; round++) {
     const { stdout, stderr } = await promisify(execFile)("bash", ["-c", `${helper}\n${block}`], { cwd: home });
     expect(stderr).toBe("");
