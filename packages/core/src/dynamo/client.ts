@@ -16,6 +16,9 @@ export type Db = {
 /** An AWS access key pair, in the shape the SDK's `credentials` take. */
 export type AccessKeyPair = { accessKeyId: string; secretAccessKey: string };
 
+/** What a local endpoint is signed with when no key is set: DynamoDB Local sharing one database takes it, `npm start`'s endpoints refuse it. */
+export const PLACEHOLDER_KEY: AccessKeyPair = { accessKeyId: "local", secretAccessKey: "local" };
+
 export type DbOptions = {
   table: string;
   endpoint?: string;
@@ -49,7 +52,7 @@ export function createDb(options: DbOptions): Db {
       ? {
           endpoint: options.endpoint,
           region: options.region ?? "us-east-1",
-          credentials: options.credentials ?? { accessKeyId: "local", secretAccessKey: "local" },
+          credentials: options.credentials ?? PLACEHOLDER_KEY,
         }
       : options.region
         ? { region: options.region }

@@ -1,3 +1,5 @@
+import { PLACEHOLDER_KEY } from "../dynamo/client";
+import type { AccessKeyPair } from "../dynamo/client";
 import type { ToolgateEvent } from "./schema";
 import { TOOLGATE_EVENT_SOURCE } from "./types";
 import type { ToolgateEventType } from "./types";
@@ -16,9 +18,7 @@ export const noEvents: EventPublisher = { publish: async () => {} };
  * The bus to publish to: its name, and (locally) the embedded PutEvents endpoint with the key pair it accepts
  * (`npm start`'s local key; a placeholder key without one, which that endpoint refuses).
  */
-export type BusTarget = { busName: string; endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
-
-const PLACEHOLDER_KEY = { accessKeyId: "local", secretAccessKey: "local" };
+export type BusTarget = { busName: string; endpoint?: string; region?: string; credentials?: AccessKeyPair };
 
 export type BusPublisherOptions = {
   /** Read on the first publish, so a local runner can name its endpoint once it listens. Undefined: publishing is off. */

@@ -38,8 +38,7 @@ type Question = { command: CommandFact | undefined; path: PathFact | undefined }
  * The call's parts: each simple command with each path it names (or the call's first path argument, its `cwd`), then
  * each path argument with the first command; at least one. Each question carries every other fact of the call.
  */
-function questionsOf(facts: CallFacts | undefined): Question[] {
-  if (!facts) return [{ command: undefined, path: undefined }];
+function questionsOf(facts: CallFacts): Question[] {
   const questions: Question[] = [];
   for (const command of facts.commands) {
     if (!command.paths.length) questions.push({ command, path: facts.paths[0] });
@@ -53,16 +52,17 @@ const COMMAND_FACTS = ["command", "program", "flags", "codeExecution", "dynamic"
 const PATH_FACTS = ["path", "outsideWorkspace"];
 
 /** Two questions that differ only in facts no policy reads get one answer: Cedar is asked once per distinct part. */
-function keyOf(question: Question, reads: ReadonlySet<string> | "all"): string {
+function keyer(reads: ReadonlySet<string> | "all"): (question: Question) => string {
   const readsCommand = reads === "all" || COMMAND_FACTS.some((fact) => reads.has(fact));
   const readsPath = reads === "all" || PATH_FACTS.some((fact) => reads.has(fact));
-  const { command, path } = question;
-  const commandKey = readsCommand && command ? `${command.command}\u0000${command.program}\u0000${command.codeExecution}\u0000${command.dynamic}` : "";
-  const pathKey = readsPath && path ? `${path.path}\u0000${path.outsideWorkspace}` : "";
-  return `${commandKey}\u0001${pathKey}`;
+  return ({ command, path }) => {
+    const commandKey = readsCommand && command ? `${command.command}\u0000${command.program}\u0000${command.codeExecution}\u0000${command.dynamic}` : "";
+    const pathKey = readsPath && path ? `${path.path}\u0000${path.outsideWorkspace}` : "";
+    return `${commandKey}\u0001${pathKey}`;
+  };
 }
 
-function contextOf(question: Question, facts: CallFacts | undefined, input: Context["input"]): Context {
+function contextOf(question: Question, facts: CallFacts, input: Context["input"]): Context {
   const { command, path } = question;
   return {
     input,
@@ -73,10 +73,10 @@ function contextOf(question: Question, facts: CallFacts | undefined, input: Cont
     flags: (command?.flags ?? []).map(wellFormed),
     codeExecution: command?.codeExecution ?? false,
     dynamic: command?.dynamic ?? false,
-    commandSubstitution: facts?.commandSubstitution ?? false,
-    forkBomb: facts?.forkBomb ?? false,
-    inputBytes: facts?.inputBytes ?? 0,
-    largestStringBytes: facts?.largestStringBytes ?? 0,
+    commandSubstitution: facts.commandSubstitution,
+    forkBomb: facts.forkBomb,
+    inputBytes: facts.inputBytes,
+    largestStringBytes: facts.largestStringBytes,
   };
 }
 
@@ -101,14 +101,17 @@ const SLICE_MS = 4;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], questions: readonly Question[], facts: CallFacts | undefined): Promise<Verdict> {
+/** The call's parts as the policies are asked about them: its questions, its facts, its arguments as Cedar values. */
+type Parts = { questions: readonly Question[]; facts: CallFacts; input: Context["input"] };
+
+async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], { questions, facts, input }: Parts): Promise<Verdict> {
   if (!policies.length) return { effect: "none", policies: [] };
   const { ask, reads } = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
-  const input = cedarInput(call.definition.function.parameters, call.args);
+  const keyOf = keyer(reads);
   const answers = new Map<string, Verdict>();
   let slice = performance.now();
   for (const question of questions) {
-    const key = keyOf(question, reads);
+    const key = keyOf(question);
     if (answers.has(key)) continue;
     if (performance.now() - slice > SLICE_MS) {
       await nextTurn();
@@ -136,11 +139,11 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
     if (!enforce.length) return { decision: { ...none, logOnly: { effect: "deny", policies: logOnly.map((policy) => policy.id) } }, facts: undefined };
     throw unreadableCommand(tool, facts.argument, facts.problem, facts.code);
   }
-  const questions = questionsOf(facts);
+  const parts: Parts = { questions: questionsOf(facts), facts, input: cedarInput(call.definition.function.parameters, call.args) };
   try {
-    const enforced = await verdict(call, enforce, questions, facts);
+    const enforced = await verdict(call, enforce, parts);
     const decision: PolicyDecision = { ...enforced, revision: call.revision };
-    if (logOnly.length) decision.logOnly = await verdict(call, withLogOnly(call.applicable), questions, facts);
+    if (logOnly.length) decision.logOnly = await verdict(call, withLogOnly(call.applicable), parts);
     return { decision, facts };
   } catch (error) {
     throw policyUnavailable(tool, error instanceof Error ? error.message : String(error));

@@ -62,15 +62,17 @@ export function analyseCommand(input: CommandInput, line: LineSoFar): { command:
     const text = input.assignments.map((assignment) => `${assignment.name}=${assignment.value}`).join(" ");
     return { command: { text, program: "", flags: [], codeExecution: poisoned, dynamic: input.reevaluated, paths: [...input.paths] }, follow: {} };
   }
+  const dynamic = isDynamic(name);
+  const program = dynamic ? name.value : programName(name.value);
   const command: AnalysedCommand = {
-    text: [isDynamic(name) ? name.value : programName(name.value), ...args.map((word) => word.value)].join(" "),
-    program: isDynamic(name) ? name.value : programName(name.value),
+    text: [program, ...args.map((word) => word.value)].join(" "),
+    program,
     flags: flagsOf(args),
-    codeExecution: poisoned || runsWrittenFile(name.value.includes("/") ? name : undefined, line) || runsWrittenConfiguration(programName(name.value), line),
-    dynamic: input.reevaluated || isDynamic(name),
-    paths: [...input.paths, ...argumentPaths(isDynamic(name) ? "" : programName(name.value), args)],
+    codeExecution: poisoned || runsWrittenFile(name.value.includes("/") ? name : undefined, line) || runsWrittenConfiguration(program, line),
+    dynamic: input.reevaluated || dynamic,
+    paths: [...input.paths, ...argumentPaths(dynamic ? "" : program, args)],
   };
-  if (command.dynamic && isDynamic(name)) return { command, follow: {} };
+  if (dynamic) return { command, follow: {} };
   const follow = merged(readersOf(command.program).map((reader) => reader(command, args, input, line) ?? {}));
   const code = new Set([...(follow.code ?? []), ...(follow.lines ?? [])].map((word) => word.value));
   command.paths = [...new Map(command.paths.filter((path) => !code.has(path.value)).map((path) => [`${path.known}\u0000${path.value}`, path])).values()];

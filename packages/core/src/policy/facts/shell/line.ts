@@ -62,36 +62,38 @@ export function readShellLine(text: string): ShellLine | LineProblem {
   return { commands, paths, substitution, forkBomb };
 }
 
+const reach = (reading: Reading, depth: number) => void (reading.deepest = Math.max(reading.deepest, depth));
+
 const overLimits = (reading: Reading) => reading.counted > MAX_COMMANDS || reading.deepest > MAX_NESTING || reading.errors.size > 0;
 
 function readLine(text: string, depth: number, reading: Reading, where: string, inherited: Variables): void {
-  reading.deepest = Math.max(reading.deepest, depth);
+  reach(reading, depth);
   if (overLimits(reading)) return;
   const script = parse(text);
   const variables = lineVariables(script, inherited);
   walkScript(script, depth, {
     command: (found) => {
       if (overLimits(reading)) return;
-      reading.deepest = Math.max(reading.deepest, found.depth);
+      reach(reading, found.depth);
       if (found.caller !== undefined && found.node.name?.value === found.caller && (found.background || found.inPipeline)) reading.forkBomb = true;
       for (const path of redirectWrites(found.node.redirects)) reading.written.add(writtenKey(path));
       readCommand(inputOf(found, variables), found.depth, reading, variables);
     },
     arithmetic: (kind, at) => {
-      reading.deepest = Math.max(reading.deepest, at);
+      reach(reading, at);
       reading.counted += 1;
       reading.commands.push({ text: kind, program: kind, flags: [], codeExecution: false, dynamic: true, paths: [] });
     },
     redirections: (redirects) => reading.paths.push(...redirectPaths(redirects, variables)),
     substitution: () => void (reading.substitution = true),
     error: (message) => void reading.errors.add(`${message}${where}`),
-    tooDeep: (at) => void (reading.deepest = Math.max(reading.deepest, at)),
+    tooDeep: (at) => reach(reading, at),
   }, { holdsNumber: (name) => holdsNumbers(variables, name), maxDepth: MAX_NESTING });
 }
 
 function readCommand(input: CommandInput, depth: number, reading: Reading, variables: Variables): void {
   reading.counted += 1;
-  reading.deepest = Math.max(reading.deepest, depth);
+  reach(reading, depth);
   if (overLimits(reading)) return;
   const { command, follow } = analyseCommand(input, reading);
   if (command) {

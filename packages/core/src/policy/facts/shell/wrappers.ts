@@ -43,7 +43,7 @@ export function wrapper(written: WrapperSyntax): ProgramReader {
   const syntax = { ...written, valued: [...(written.valued ?? []), ...(written.lineOptions ?? []), ...(written.splitOptions ?? [])] };
   return (_command, args, input) => {
     const follow: Required<Pick<Follow, "wrapped" | "lines">> = { wrapped: [], lines: [] };
-    const readings = new Set<string>();
+    const readings = new Set<number>();
     const read = (from: number) => {
       const { options, operand, unknown } = syntax.noCommand ? everyOption(args, syntax) : readOptions(args, from, syntax);
       for (const option of named(options, syntax.lineOptions ?? [])) if (option.value) follow.lines.push(option.value);
@@ -69,8 +69,8 @@ export function wrapper(written: WrapperSyntax): ProgramReader {
         start = after.operand;
       }
       const end = terminatorAt(args, start, syntax.terminators);
-      if (start >= end || readings.has(`${start}`)) return;
-      readings.add(`${start}`);
+      if (start >= end || readings.has(start)) return;
+      readings.add(start);
       const words = args.slice(start, end);
       if (asLine) follow.lines.push(joined(words));
       else follow.wrapped.push(wrappedInput(words, assignments, input));
