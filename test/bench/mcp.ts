@@ -30,7 +30,7 @@ function issuesJson(kib: number, i: number): string {
 }
 
 /** One call; a caller that times itself returns its own ms (the floor times its requests, not its planning). */
-type Caller = (i: number) => Promise<unknown>;
+export type Caller = (i: number) => Promise<unknown>;
 
 /**
  * The peer's upstream: an MCP server whose bench_echo forwards to the same http executor toolgate calls, bench_issues
@@ -69,7 +69,7 @@ async function startUpstream(executorUrl: string) {
 }
 
 /** p50 and p99 of calls made one at a time, in a new random order each round (see inShuffledRounds). */
-async function interleaved<Name extends string>(callers: Record<Name, Caller>, { warmup = WARMUP, measured = MEASURED } = {}) {
+export async function interleaved<Name extends string>(callers: Record<Name, Caller>, { warmup = WARMUP, measured = MEASURED } = {}) {
   const names = Object.keys(callers) as Name[];
   const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   let i = 0;
@@ -85,7 +85,7 @@ async function interleaved<Name extends string>(callers: Record<Name, Caller>, {
   >;
 }
 
-const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
+export const calling = (client: Client, tool = "bench_echo"): Caller => async (i) => {
   const result = await client.callTool({ name: tool, arguments: { i, text: `mcp ${i}` } });
   if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
 };

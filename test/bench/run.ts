@@ -28,6 +28,7 @@ import { FUNCTION_DEFAULTS } from "../../infra/defaults";
 import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
 import { benchMcp } from "./mcp";
+import { benchMcpEras } from "./mcp-eras";
 import { benchDynamoSpacing } from "./dynamo-spacing";
 import { benchTokens } from "./tokens";
 import { benchSearch } from "./search";
@@ -318,6 +319,7 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     out,
     note,
   });
+  await benchMcpEras({ toolgateUrl: stack.url, api, adminToken: ADMIN_TOKEN, executorUrl: `${executor.url}/run`, recorder, floor, out, note });
 
   await benchDynamoSpacing(floor, out, note);
   await benchDynamoClient(out, note);

@@ -1,0 +1,116 @@
+import { createRequire } from "node:module";
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport as V1Transport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import * as z from "zod";
+import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
+import type { DynamoFloor } from "./floor";
+import { calling, interleaved } from "./mcp";
+import type { Caller } from "./mcp";
+import type { HttpClient, Note, Out } from "./support";
+
+/**
+ * The bench's upstream as most published MCP servers are today: the v1 SDK (`@modelcontextprotocol/sdk`), protocol
+ * 2025-11-25, stateful (a session per client, on Node's http server), its bench_echo forwarding to the same executor.
+ */
+async function startV1Upstream(executorUrl: string) {
+  const sessions = new Map<string, V1Transport>();
+  const open = async () => {
+    const server = new V1McpServer({ name: "bench-upstream-v1", version: "1.0.0" });
+    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: { i: z.number().int(), text: z.string() } }, async (args) => {
+      const response = await fetch(executorUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ callId: `peer_${args.i}`, tool: "bench_echo", arguments: args, agentId: "peer", roleId: "peer" }),
+      });
+      const result = (await response.json()) as { content: string };
+      return { content: [{ type: "text", text: result.content }] };
+    });
+    const transport: V1Transport = new V1Transport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (id) => void sessions.set(id, transport) });
+    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+    await server.connect(transport);
+    return transport;
+  };
+  const http = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const body = text ? (JSON.parse(text) as { method?: string }) : undefined;
+    const session = request.headers["mcp-session-id"];
+    const transport = typeof session === "string" ? sessions.get(session) : body?.method === "initialize" ? await open() : undefined;
+    if (!transport) {
+      response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Invalid or missing session ID" } }));
+      return;
+    }
+    await transport.handleRequest(request, response, body);
+  });
+  await new Promise<void>((ready) => http.listen(0, "127.0.0.1", ready));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      await new Promise<void>((done) => {
+        http.close(() => done());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * toolgate's /mcp in front of a 2025-era (v1 SDK, stateful) upstream, against mcp-remote in front of the same server,
+ * each minus the server directly, with the DynamoDB floor of toolgate's own call replayed among them: the proxy ratio
+ * for an upstream of that era (the 2026-07-28 one is mcp_proxy_overhead_minus_floor_vs_peer, in benchMcp).
+ */
+export async function benchMcpEras(options: { toolgateUrl: string; api: HttpClient; adminToken: string; executorUrl: string; recorder: DynamoRecorder; floor: DynamoFloor; out: Out; note: Note }) {
+  const { out, recorder, floor } = options;
+  const upstream = await startV1Upstream(options.executorUrl);
+  const admin = { token: options.adminToken };
+  await options.api.json("PUT", "/groups/bench_mcp_v1", 201, { ...admin, body: { description: "The bench's 2025-era upstream MCP server.", executor: { type: "mcp", url: upstream.url, toolPrefix: "v1" } } });
+  const role = await options.api.json("POST", "/roles", 201, { ...admin, body: { name: "bench-mcp-v1", rolePrompt: "Bench role.", toolGroups: ["bench_mcp_v1"] } });
+  const agent = await options.api.json("POST", "/agents", 201, { ...admin, body: { roleId: role.id, name: "bench-mcp-v1-agent" } });
+  const viaToolgate = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  const toUpstream = new Client({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  const viaPeer = new Client({ name: "bench", version: "1.0.0" });
+  const proxy = createRequire(import.meta.url).resolve("mcp-remote/dist/proxy.js");
+  try {
+    await viaToolgate.connect(new StreamableHTTPClientTransport(new URL(`${options.toolgateUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+    await toUpstream.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
+    await viaPeer.connect(new StdioClientTransport({ command: process.execPath, args: [proxy, upstream.url, "--allow-http", "--transport", "http-only", "--silent"], stderr: "ignore" }));
+    let lastCall: DynamoRequest[] = [];
+    const recorded: Caller = async (i) => {
+      recorder.begin();
+      try {
+        return await calling(viaToolgate, "v1_bench_echo")(i);
+      } finally {
+        lastCall = recorder.end();
+      }
+    };
+    const times = await interleaved({
+      toolgate: recorded,
+      floor: () => floor.replay(lastCall),
+      peer: calling(viaPeer),
+      upstream: calling(toUpstream),
+    });
+    const proxyP50 = times.toolgate.p50 - times.upstream.p50;
+    const peerP50 = times.peer.p50 - times.upstream.p50;
+    out("mcp_v1_upstream_call_p50_ms", times.upstream.p50.toFixed(2));
+    out("mcp_v1_proxy_overhead_p50_ms", proxyP50.toFixed(2));
+    out("peer_mcp_v1_overhead_p50_ms", peerP50.toFixed(2));
+    out("mcp_v1_proxy_dynamodb_floor_p50_ms", times.floor.p50.toFixed(2));
+    out("mcp_proxy_overhead_minus_floor_vs_peer_v1", ((proxyP50 - times.floor.p50) / peerP50).toFixed(2));
+    options.note(
+      `mcp eras: toolgate's /mcp (an mcp executor) and mcp-remote 0.15.1, each in front of the same 2025-era upstream (the v1 SDK ` +
+        `@modelcontextprotocol/sdk, stateful, protocol 2025-11-25, JSON responses), and that upstream directly, all through the v2 Client, ` +
+        `interleaved with the DynamoDB floor of toolgate's last call: mcp_proxy_overhead_minus_floor_vs_peer_v1`,
+    );
+  } finally {
+    await Promise.allSettled([viaToolgate.close(), toUpstream.close(), viaPeer.close()]);
+    await upstream.close();
+  }
+}
