@@ -9,8 +9,7 @@ import { StreamableHTTPServerTransport as V1Transport } from "@modelcontextproto
 import * as z from "zod";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
-import { calling, interleaved } from "./mcp";
-import type { Caller } from "./mcp";
+import { calling, echoedByExecutor, interleaved, recorded } from "./mcp";
 import type { HttpClient, Note, Out } from "./support";
 
 /**
@@ -21,15 +20,7 @@ async function startV1Upstream(executorUrl: string) {
   const sessions = new Map<string, V1Transport>();
   const open = async () => {
     const server = new V1McpServer({ name: "bench-upstream-v1", version: "1.0.0" });
-    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: { i: z.number().int(), text: z.string() } }, async (args) => {
-      const response = await fetch(executorUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ callId: `peer_${args.i}`, tool: "bench_echo", arguments: args, agentId: "peer", roleId: "peer" }),
-      });
-      const result = (await response.json()) as { content: string };
-      return { content: [{ type: "text", text: result.content }] };
-    });
+    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: { i: z.number().int(), text: z.string() } }, (args) => echoedByExecutor(executorUrl, args));
     const transport: V1Transport = new V1Transport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (id) => void sessions.set(id, transport) });
     transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
     await server.connect(transport);
@@ -83,16 +74,8 @@ export async function benchMcpEras(options: { toolgateUrl: string; api: HttpClie
     await toUpstream.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
     await viaPeer.connect(new StdioClientTransport({ command: process.execPath, args: [proxy, upstream.url, "--allow-http", "--transport", "http-only", "--silent"], stderr: "ignore" }));
     let lastCall: DynamoRequest[] = [];
-    const recorded: Caller = async (i) => {
-      recorder.begin();
-      try {
-        return await calling(viaToolgate, "v1_bench_echo")(i);
-      } finally {
-        lastCall = recorder.end();
-      }
-    };
     const times = await interleaved({
-      toolgate: recorded,
+      toolgate: recorded(recorder, calling(viaToolgate, "v1_bench_echo"), (requests) => (lastCall = requests)),
       floor: () => floor.replay(lastCall),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),

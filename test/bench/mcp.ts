@@ -32,6 +32,29 @@ function issuesJson(kib: number, i: number): string {
 /** One call; a caller that times itself returns its own ms (the floor times its requests, not its planning). */
 export type Caller = (i: number) => Promise<unknown>;
 
+/** The bench upstreams' bench_echo: the same http executor toolgate calls, asked as toolgate asks it. */
+export async function echoedByExecutor(executorUrl: string, args: { i: number; text: string }) {
+  const response = await fetch(executorUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ callId: `peer_${args.i}`, tool: "bench_echo", arguments: args, agentId: "peer", roleId: "peer" }),
+  });
+  const result = (await response.json()) as { content: string };
+  return { content: [{ type: "text" as const, text: result.content }] };
+}
+
+/** The caller, with the DynamoDB requests of each of its calls handed to `keep` (the last one's, for its floor to replay). */
+export const recorded =
+  (recorder: DynamoRecorder, caller: Caller, keep: (requests: DynamoRequest[]) => void): Caller =>
+  async (i) => {
+    recorder.begin();
+    try {
+      return await caller(i);
+    } finally {
+      keep(recorder.end());
+    }
+  };
+
 /**
  * The peer's upstream: an MCP server whose bench_echo forwards to the same http executor toolgate calls, bench_issues
  * answering JSON text of the size asked for, and a tool the proxy hides.
@@ -39,15 +62,7 @@ export type Caller = (i: number) => Promise<unknown>;
 async function startUpstream(executorUrl: string) {
   const factory = () => {
     const server = new McpServer({ name: "bench-upstream", version: "1.0.0" });
-    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: z.object({ i: z.number().int(), text: z.string() }) }, async (args) => {
-      const response = await fetch(executorUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ callId: `peer_${args.i}`, tool: "bench_echo", arguments: args, agentId: "peer", roleId: "peer" }),
-      });
-      const result = (await response.json()) as { content: string };
-      return { content: [{ type: "text", text: result.content }] };
-    });
+    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: z.object({ i: z.number().int(), text: z.string() }) }, (args) => echoedByExecutor(executorUrl, args));
     server.registerTool("bench_issues", { description: "Lists issues.", inputSchema: z.object({ i: z.number().int(), kib: z.number().int() }) }, async ({ i, kib }) => ({
       content: [{ type: "text", text: issuesJson(kib, i) }],
     }));
@@ -185,21 +200,11 @@ export async function benchMcp(options: {
   let lastCall: DynamoRequest[] = [];
   let lastProxyCall: DynamoRequest[] = [];
   let floorOperations = "";
-  const recorded =
-    (caller: Caller, keep: (requests: DynamoRequest[]) => void): Caller =>
-    async (i) => {
-      recorder.begin();
-      try {
-        return await caller(i);
-      } finally {
-        keep(recorder.end());
-      }
-    };
   try {
     const peerTools = (await viaPeer.listTools()).tools.map((tool) => tool.name);
     if (peerTools.join() !== "bench_echo,bench_issues") throw new Error(`the proxy should list bench_echo and bench_issues only, it listed ${peerTools.join(", ")}`);
     const times = await interleaved({
-      toolgate: recorded(posting(toolgate, options.agentToken), (requests) => (lastCall = requests)),
+      toolgate: recorded(recorder, posting(toolgate, options.agentToken), (requests) => (lastCall = requests)),
       floor: async () => {
         const ms = await floor.replay(lastCall);
         floorOperations = floor.operations;
@@ -211,7 +216,7 @@ export async function benchMcp(options: {
       direct: options.direct,
       rest: options.rest,
       toolgateV2Client: calling(viaToolgate),
-      toolgateProxy: recorded(calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
+      toolgateProxy: recorded(recorder, calling(viaToolgateProxy, "up_bench_echo"), (requests) => (lastProxyCall = requests)),
       peer: calling(viaPeer),
       upstream: calling(toUpstream),
       atOnceHttp: calling(viaAtOnceHttp),

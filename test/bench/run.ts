@@ -29,6 +29,8 @@ import { benchBundles } from "./bundles";
 import { benchExecutorClient } from "./executor-client";
 import { benchMcp } from "./mcp";
 import { benchMcpEras } from "./mcp-eras";
+import { benchResources } from "./resources";
+import { benchStdio } from "./stdio";
 import { benchDynamoSpacing } from "./dynamo-spacing";
 import { benchTokens } from "./tokens";
 import { benchSearch } from "./search";
@@ -320,6 +322,8 @@ async function main(cleanups: Array<() => Promise<unknown> | unknown>) {
     note,
   });
   await benchMcpEras({ toolgateUrl: stack.url, api, adminToken: ADMIN_TOKEN, executorUrl: `${executor.url}/run`, recorder, floor, out, note });
+  await benchResources({ toolgateUrl: stack.url, api, adminToken: ADMIN_TOKEN, recorder, floor, out, note });
+  await benchStdio({ toolgateUrl: stack.url, api, adminToken: ADMIN_TOKEN, recorder, floor, out, note });
 
   await benchDynamoSpacing(floor, out, note);
   await benchDynamoClient(out, note);
