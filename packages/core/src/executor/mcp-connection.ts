@@ -1,13 +1,16 @@
 // The MCP executor's connections: reached only through `await import("./mcp")`, like the executor itself.
 import { createHash } from "node:crypto";
-import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, isInitializedNotification, ProtocolError, ProtocolErrorCode, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { scrubSecrets, scrubText } from "../call/redact";
 import { ToolgateError } from "../error";
 import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { AnswerTooLarge, pooledFetch } from "./pooled-fetch";
+import { HELD_REQUEST_KEY, releaseHeldCalls } from "./held";
 import { cannotRelay, InputRequired, RelayRefusal } from "./relay";
-import type { CallPeople, RelayedRequest } from "./relay";
+import type { RelayedRequest, ServedCall } from "./relay";
+
+export type { ServedCall } from "./relay";
 import { resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
@@ -20,27 +23,36 @@ const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 /** What toolgate can carry to an agent's client; whether this call's client takes it is decided when a request comes. */
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
-/**
- * A call as its connection serves it: where what the server sends goes, the secrets to cut from it, the call token,
- * and its admission, which every request waits for (see RunOptions).
- */
-export type ServedCall = CallPeople & { secrets: string[]; callToken?: Record<string, string>; admitted?: Promise<void> };
 
 /**
- * A connected client and the call it serves now. A connection serves one call at a time, and reads no stream but its
- * calls' own (see callStreamsOnly): whatever its server sends belongs to the call it serves, and reaches that call's
- * people; between calls, nothing does (a question is refused, a log message dropped).
+ * A connected client and the call it serves now. A connection serves one call at a time and has its own session:
+ * whatever its server sends, on a call's response or on the session's own stream, belongs to the call it serves, and
+ * reaches that call's people; between calls, nothing does (a question is refused, a log message dropped).
+ * `ownStream`: the session's own stream, which its requests wait to be asked for (see callStreamsOnly). `broke`: ends
+ * the work it serves now with the error (a stream past its bytes, which the transport would only report, not fail on).
  */
-export type Connection = { key: string; client: Client; serving?: ServedCall };
+export type Connection = { key: string; client: Client; serving?: ServedCall; ownStream?: OwnStream; broke?: (error: unknown) => void };
+
+/** The session's own stream, once its handshake is done: whether it has been asked for (opened, refused or failed). */
+type OwnStream = { asked: Promise<void>; settle: () => void };
+
+const ownStream = (): OwnStream => {
+  let settle!: () => void;
+  const asked = new Promise<void>((resolve) => (settle = resolve));
+  return { asked, settle };
+};
 
 /**
  * A request the upstream puts to the client, carried to the agent's (its params and the answer scrubbed of the
- * executor's secrets). A question in a form the agent's client cannot take goes to the operators (first, when the
- * role says so); a question for a secret (URL mode) only ever to the agent's client.
+ * executor's secrets). A 2026-07-28 client that takes it answers it through its own input round trip, the call held
+ * open meanwhile. A question in a form the agent's client cannot take goes to the operators (first, when the role
+ * says so); a question for a secret (URL mode) only ever to the agent's client.
  */
 export async function relayed(scope: ServedCall | undefined, method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) {
   if (!scope) throw cannotRelay(method);
   const asked = scrubSecrets(params, scope.secrets);
+  if (scope.hold && !scope.operatorsFirst && scope.relay?.takesInput({ [HELD_REQUEST_KEY]: { method, params: asked } }))
+    return scrubSecrets(await scope.hold(method, asked, signal), scope.secrets);
   const operators = method === "elicitation/create" && params.mode !== "url" ? scope.operators : undefined;
   const toOperators = async () => {
     const answer = operators && (await operators(asked, signal));
@@ -67,20 +79,111 @@ function relaying(connection: Connection) {
 }
 
 /**
- * The transport's fetch for one connection: each request carries the token of the call the connection serves. A GET
- * that would open the connection's own stream (what a server sends there relates to no call: it could be any
- * agent's) is answered 405 here, which the transport takes as "no such stream"; a GET resuming a call's response
- * stream goes through.
+ * The transport's fetch for one connection: each request carries the token of the call the connection serves, and
+ * each answer is read with its results' resultType (withResultTypes). A 2025-era session's own stream (a GET without
+ * Last-Event-ID, which the transport opens after the handshake) is where a server on the v1 SDK sends what relates to
+ * no request of the client (its questions, sampling requests and some log messages): it is asked for before any other
+ * request goes out, so nothing sent there during the first call is lost, and it never keeps the process alive.
  */
 const callStreamsOnly =
   (connection: Connection) =>
   async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
-    if (init.method === "GET" && !headers.has("last-event-id")) return new Response(null, { status: 405 });
     for (const [name, value] of Object.entries(connection.serving?.callToken ?? {})) headers.set(name, value);
     await connection.serving?.admitted;
-    return pooledFetch(input, { ...init, headers }, { maxBodyBytes: MAX_RESPONSE_BYTES });
+    const opensOwnStream = init.method === "GET" && !headers.has("last-event-id");
+    if (!opensOwnStream) await connection.ownStream?.asked;
+    const answering = pooledFetch(input, { ...init, headers }, { maxBodyBytes: MAX_RESPONSE_BYTES, holdsProcess: !opensOwnStream });
+    if (opensOwnStream) void answering.then(connection.ownStream?.settle, connection.ownStream?.settle);
+    const response = await answering;
+    if (response.status === 202 && endsHandshake(init.body)) connection.ownStream = ownStream();
+    return withResultTypes(response, connection);
   };
+
+const endsHandshake = (body: RequestInit["body"]) => typeof body === "string" && body.includes("notifications/initialized") && isInitializedNotification(JSON.parse(body));
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A JSON-RPC message with its result's resultType: a result without one is complete, the protocol's
+ * absent-means-complete bridge, which a 2025-era server that also offers 2026-07-28 (or answers as if it did not)
+ * needs; the SDK's 2025 reading drops the field again. Anything else as it came.
+ */
+export function withResultType(message: unknown): unknown {
+  if (Array.isArray(message)) return message.map(withResultType);
+  if (!isObject(message) || !("id" in message) || !isObject(message.result) || "resultType" in message.result) return message;
+  return { ...message, result: { ...message.result, resultType: "complete" } };
+}
+
+const LINE_END = /\r\n|\r|\n/g;
+
+/** One event of a stream (its lines), its data given withResultType when it is a JSON-RPC result. */
+function eventWithResultType(lines: string[]): string[] {
+  const isData = (line: string) => line === "data" || line.startsWith("data:");
+  const data = lines.filter(isData).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+  if (!data.includes('"result"')) return lines;
+  let message: unknown;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return lines;
+  }
+  const read = withResultType(message);
+  return read === message ? lines : [...lines.filter((line) => !isData(line)), `data: ${JSON.stringify(read)}`];
+}
+
+/** An event stream passed on event by event, as each ends (so progress still arrives during a call), each read by eventWithResultType. */
+export function eventsWithResultType(): TransformStream<string, string> {
+  let line = "";
+  let event: string[] = [];
+  let endedOnCarriageReturn = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      const text = endedOnCarriageReturn && chunk.startsWith("\n") ? chunk.slice(1) : chunk;
+      let from = 0;
+      for (const end of text.matchAll(LINE_END)) {
+        const whole = line + text.slice(from, end.index);
+        line = "";
+        from = end.index + end[0].length;
+        if (whole) event.push(whole);
+        else {
+          controller.enqueue(event.length ? `${eventWithResultType(event).join("\n")}\n\n` : "\n");
+          event = [];
+        }
+      }
+      line += text.slice(from);
+      endedOnCarriageReturn = text.endsWith("\r");
+    },
+    flush(controller) {
+      if (event.length || line) controller.enqueue([...event, line].join("\n"));
+    },
+  });
+}
+
+/** The answer with its results' resultType (withResultType), a JSON body read whole, an event stream as it arrives. */
+async function withResultTypes(response: Response, connection: Connection): Promise<Response> {
+  const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (!response.body || (type !== "application/json" && type !== "text/event-stream")) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  const init = { status: response.status, statusText: response.statusText, headers };
+  if (type === "text/event-stream") {
+    const events = eventsWithResultType();
+    void response.body
+      .pipeThrough(new TextDecoderStream())
+      .pipeTo(events.writable)
+      .catch((error: unknown) => error instanceof AnswerTooLarge && connection.broke?.(error));
+    return new Response(events.readable.pipeThrough(new TextEncoderStream()), init);
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, init);
+  }
+  return new Response(JSON.stringify(withResultType(body)), init);
+}
 
 /** Idle connections per URL and headers (secret values included), the most recently used server last; a call takes one or connects anew. */
 const idle = new Map<string, Connection[]>();
@@ -88,7 +191,16 @@ const idle = new Map<string, Connection[]>();
 const keyOf = (url: string, headers: Record<string, string>) =>
   createHash("sha256").update(JSON.stringify([url, Object.entries(headers).sort(([a], [b]) => a.localeCompare(b))])).digest("base64url");
 
-const close = (connection: Connection) => void connection.client.close().catch(() => {});
+const close = (connection: Connection) => {
+  connection.ownStream?.settle();
+  void connection.client.close().catch(() => {});
+};
+
+/** A stream's reconnection, on a timer that does not keep the process alive. */
+const unrefTimer = (reconnect: () => void, delay: number) => {
+  const timer = setTimeout(reconnect, delay).unref();
+  return () => clearTimeout(timer);
+};
 
 /** An idle connection to the server, or a new one; either serves the call from now on. */
 async function take(url: URL, headers: Record<string, string>, serving: ServedCall | undefined, signal: AbortSignal): Promise<Connection> {
@@ -98,7 +210,8 @@ async function take(url: URL, headers: Record<string, string>, serving: ServedCa
   const connection: Connection = { key, client: new Client(CLIENT_INFO, { capabilities: RELAYED_CAPABILITIES, versionNegotiation: { mode: "auto" }, inputRequired: { autoFulfill: false } }), serving };
   relaying(connection);
   try {
-    await connection.client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection) }), { signal });
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection), reconnectionScheduler: unrefTimer });
+    await connection.client.connect(transport, { signal });
   } catch (error) {
     close(connection);
     throw error;
@@ -126,8 +239,9 @@ function giveBack(connection: Connection) {
  */
 async function withConnection<T>(url: URL, headers: Record<string, string>, serving: ServedCall | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>): Promise<T> {
   const connection = await take(url, headers, serving, signal);
+  const broken = new Promise<never>((_, fail) => (connection.broke = fail));
   try {
-    const value = await work(connection);
+    const value = await Promise.race([work(connection), broken]);
     giveBack(connection);
     return value;
   } catch (error) {
@@ -137,11 +251,12 @@ async function withConnection<T>(url: URL, headers: Record<string, string>, serv
   }
 }
 
-/** Closes every idle connection (tests, shutdown). */
+/** Closes every idle connection and lets go of every held call (tests, shutdown). */
 export async function closeMcpConnections() {
+  releaseHeldCalls();
   const open = [...idle.values()].flat();
   idle.clear();
-  await Promise.all(open.map((connection) => connection.client.close().catch(() => {})));
+  await Promise.all(open.map((connection) => (connection.ownStream?.settle(), connection.client.close().catch(() => {}))));
 }
 
 const reasonOf = (error: unknown) => {
@@ -154,10 +269,41 @@ const reasonOf = (error: unknown) => {
   return message ? `it could not be reached or did not speak MCP (${message})` : "it could not be reached";
 };
 
-export type Exchange = { url: URL; tool: string; timeoutMs: number; secrets: string[] };
+/** `where`: the server as a message names it ("at https://host", "of the group \"files\" (stdio)"). */
+export type Exchange = { where: string; tool: string; timeoutMs: number; secrets: string[] };
 
-export const failed = ({ url, secrets }: Exchange, reason: string) =>
-  executorError("executor_failed", `The tool's MCP server at ${url.origin} failed: ${scrubText(reason, secrets)}.`, { recoverable: false });
+export const failed = ({ where, secrets }: Exchange, reason: string, details: Record<string, unknown> = {}) =>
+  executorError("executor_failed", `The tool's MCP server ${where} failed: ${scrubText(reason, secrets)}.`, { recoverable: false, ...details });
+
+/**
+ * The server's MCP error that the agent's client gets as it came, its code and data (scrubbed), not as a tool's
+ * failure: -32021, a client capability the request did not declare (on 2026-07-28, the agent's client declares its
+ * own for each request, and toolgate declares no more: declaringFor in mcp.ts).
+ */
+export type UpstreamMcpError = { code: number; data?: unknown };
+
+const PASSED_ON = new Set<number>([ProtocolErrorCode.MissingRequiredClientCapability]);
+
+const passedOn = (error: unknown, secrets: string[]): { mcpError: UpstreamMcpError } | undefined =>
+  error instanceof ProtocolError && PASSED_ON.has(error.code)
+    ? { mcpError: { code: error.code, ...(error.data === undefined ? {} : { data: scrubSecrets(error.data, secrets) }) } }
+    : undefined;
+
+/** A connection for one piece of work, given back (or closed) when it ends. */
+export type Connected = <T>(serving: ServedCall | undefined, signal: AbortSignal, work: (connection: Connection) => Promise<T>) => Promise<T>;
+
+/**
+ * A server reached otherwise than over Streamable HTTP (a stdio server's process, executor/stdio.ts): named for messages,
+ * and opened with the executor's secrets, which it hands back to be cut from whatever the server sends.
+ */
+export type Upstream = { where: string; toolPrefix?: string; open(source: SecretSource): Promise<{ secrets: string[]; withConnection: Connected }> };
+
+async function overHttp(executor: McpExecutor, source: SecretSource) {
+  const url = new URL(executor.url);
+  const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
+  const connected: Connected = (serving, signal, work) => withConnection(url, headers, serving, signal, work);
+  return { where: `at ${url.origin}`, secrets, withConnection: connected };
+}
 
 /**
  * Runs one exchange with the upstream on a connection of its own, within the deadline: past it the request is aborted
@@ -165,16 +311,15 @@ export const failed = ({ url, secrets }: Exchange, reason: string) =>
  * (its scope's `admitted`).
  */
 export async function exchange<T>(
-  executor: McpExecutor,
+  executor: McpExecutor | Upstream,
   source: SecretSource,
   tool: string,
   timeoutMs: number,
   scopeOf: (secrets: string[]) => ServedCall | undefined,
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ) {
-  const url = new URL(executor.url);
-  const { headers, secrets } = await resolveHeaders(executor.headers, source, url.origin);
-  const context: Exchange = { url, tool, timeoutMs, secrets };
+  const { where, secrets, withConnection: connected } = "open" in executor ? { where: executor.where, ...(await executor.open(source)) } : await overHttp(executor, source);
+  const context: Exchange = { where, tool, timeoutMs, secrets };
   const scope = scopeOf(secrets);
   const admitted = scope?.admitted;
   const abort = new AbortController();
@@ -192,11 +337,11 @@ export async function exchange<T>(
     else start();
   });
   try {
-    const value = await Promise.race([withConnection(url, headers, scope, abort.signal, (connection) => work(connection, abort.signal)), deadline]);
+    const value = await Promise.race([connected(scope, abort.signal, (connection) => work(connection, abort.signal)), deadline]);
     return { value, context };
   } catch (error) {
     if (error instanceof ToolgateError || error instanceof InputRequired) throw error;
-    throw failed(context, reasonOf(error));
+    throw failed(context, reasonOf(error), passedOn(error, secrets));
   } finally {
     ended = true;
     clearTimeout(timer);

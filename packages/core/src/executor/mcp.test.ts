@@ -193,8 +193,9 @@ function recordingRelay() {
   return { relay, logs, requests };
 }
 
-test("run - calls at once to one server each get what the server sends about them, and nothing it sends about no call reaches anyone", async () => {
+test("run - calls at once to one server each get what the server sends about them; what it asks on a connection's own stream reaches the call that connection serves, and between calls no one", async () => {
   let arrived = 0;
+  let later = Promise.resolve("");
   let bothArrived!: () => void;
   const together = new Promise<void>((resolve) => (bothArrived = resolve));
   const conformance = await startConformanceUpstream([
@@ -205,6 +206,18 @@ test("run - calls at once to one server each get what the server sends about the
         await together;
         await ctx.mcpReq.log("info", `said ${String(args.word)}`);
         return { content: [{ type: "text", text: String(args.word) }] };
+      },
+    },
+    {
+      tool: { name: "ask_later", description: "Asks on the session's own stream once it has answered.", inputSchema: { type: "object", properties: {} } },
+      handler: async (_args, _ctx, server) => {
+        later = sleep(100).then(() =>
+          server.elicitInput({ message: "Still there?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }, { timeout: 2_000 }).then(
+            (answer) => `answered ${answer.action}`,
+            (error: Error) => `refused: ${error.message}`,
+          ),
+        );
+        return { content: [{ type: "text", text: "asked later" }] };
       },
     },
     {
@@ -231,8 +244,13 @@ test("run - calls at once to one server each get what the server sends about the
 
     const aside = recordingRelay();
     const result = await run(executor, call("ask_aside"), { timeoutMs: 5_000, secrets, signer, people: { relay: aside.relay } });
-    expect(result.content).toBe("unanswered");
-    expect(aside.requests).toEqual([]);
+    expect(result.content).toBe("answered accept");
+    expect(aside.requests).toEqual(["elicitation/create"]);
+
+    const idle = recordingRelay();
+    expect((await run(executor, call("ask_later"), { timeoutMs: 5_000, secrets, signer, people: { relay: idle.relay } })).content).toBe("asked later");
+    expect(await later).toContain("toolgate cannot put this question to anyone");
+    expect(idle.requests).toEqual([]);
   } finally {
     await conformance.close();
   }

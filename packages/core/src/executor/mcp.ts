@@ -1,13 +1,16 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
-import { isInputRequiredResult, LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
+import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/client";
 import { scrubSecrets } from "../call/redact";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
+import { HeldCall, heldElsewhere, takeHeld } from "./held";
+import type { HeldPause } from "./held";
 import { exchange, failed, relayed, requestOptions } from "./mcp-connection";
-import type { Exchange, ServedCall } from "./mcp-connection";
+import type { Exchange, ServedCall, Upstream } from "./mcp-connection";
 import { McpTool, upstreamName } from "./mcp-tools";
 import { InputRequired, isRelayed, RelayRefusal } from "./relay";
-import type { CallPeople, InputAnswers, InputRequests } from "./relay";
+import type { CallPeople, ClientCapabilities, InputAnswers, InputRequests } from "./relay";
 import type { SecretSource } from "./secrets";
 import type { McpExecutor, ToolResult } from "./schema";
 
@@ -21,7 +24,7 @@ const MAX_LIST_PAGES = 100;
 const MAX_INPUT_ROUNDS = 10;
 
 /** Every tool the server lists, following tools/list page by page. */
-export async function listMcpTools(executor: McpExecutor, source: SecretSource, timeoutMs: number): Promise<McpTool[]> {
+export async function listMcpTools(executor: McpExecutor | Upstream, source: SecretSource, timeoutMs: number): Promise<McpTool[]> {
   const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, () => undefined, async ({ client }, signal) => {
     const tools: unknown[] = [];
     let cursor: string | undefined;
@@ -91,6 +94,22 @@ async function answersTo(asked: InputRequiredResult, served: ServedCall, signal:
   return { inputResponses, ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }) };
 }
 
+/** A request's params, with its _meta. */
+type Params = { _meta?: Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * The call's request as a 2026-07-28 server gets it: declaring, for a call of a 2026-07-28 agent client (whose
+ * capabilities ride each of its requests), only what this call carries: what that client declared (a role that sends
+ * its questions to the operators, forms alone, which they answer). The server then asks only what can be answered, and
+ * refuses (-32021) what needs more. Any other call (REST, a 2025-era client) declares what the connection declared:
+ * what toolgate carries to anyone, forms going to the operators.
+ */
+function declaringFor<P extends Params>(client: Client, params: P, { relay, operatorsFirst }: CallPeople): P {
+  if (client.getProtocolEra() !== "modern" || !relay?.declares) return params;
+  const declares: ClientCapabilities = operatorsFirst ? { elicitation: { form: {} } } : relay.declares;
+  return { ...params, _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: declares } };
+}
+
 /** Who a forwarded call is for (people), the token its requests carry, a paused call's answers, and its admission. */
 export type McpCallOptions = { people?: CallPeople; callToken?: Record<string, string>; answers?: InputAnswers; admitted?: Promise<void> };
 
@@ -99,37 +118,62 @@ export type McpCallOptions = { people?: CallPeople; callToken?: Record<string, s
  * sends during the call reaches people: progress when the agent asked for it, log messages, questions and sampling
  * requests to the agent's client (its relay), questions it cannot take to the operators. Each of its requests
  * carries the call token, and waits for the call's admission (see RunOptions). `answers`: a paused call going on with
- * its agent's client's answers.
+ * its agent's client's answers: a call held open in this process (a 2025-era server waiting on its request) goes on
+ * where it stopped, never sent again.
  */
 export async function runMcpExecutor(
-  executor: McpExecutor,
+  executor: McpExecutor | Upstream,
   call: McpCall,
   source: SecretSource,
   timeoutMs: number,
   { people = {}, callToken = {}, answers, admitted }: McpCallOptions = {},
 ): Promise<ToolResult> {
+  if (answers?.held !== undefined) return goOnHeld(answers.held, answers.inputResponses, call.tool, people, admitted);
   const { relay } = people;
-  const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void relay.progress(progress) : undefined;
+  const held = new HeldCall();
+  const onprogress = relay?.wantsProgress ? (progress: { progress: number; total?: number; message?: string }) => void held.served?.relay?.progress(progress) : undefined;
   const params = {
     name: upstreamName(executor, call.tool),
     arguments: call.arguments,
     ...(relay?.logLevel ? { _meta: { [LOG_LEVEL_META_KEY]: relay.logLevel } } : {}),
   };
-  const { value, context } = await exchange(
+  const running = exchange(
     executor,
     source,
     call.tool,
     timeoutMs,
-    (secrets) => ({ ...people, secrets, callToken, ...(admitted ? { admitted } : {}) }),
+    (secrets) => (held.served = { ...people, secrets, callToken, hold: held.ask, ...(admitted ? { admitted } : {}) }),
     async ({ client, serving }, signal) => {
+      const options = { ...requestOptions(AbortSignal.any([signal, held.signal]), timeoutMs), allowInputRequired: true as const, ...(onprogress ? { onprogress } : {}) };
       let given = answers;
       for (let round = 0; ; round++) {
-        const answer = await client.callTool({ ...params, ...given }, { ...requestOptions(signal, timeoutMs), allowInputRequired: true, ...(onprogress ? { onprogress } : {}) });
+        const answer = await client.callTool(declaringFor(client, { ...params, ...given }, people), options);
         if (!isInputRequiredResult(answer)) return answer;
         if (round === MAX_INPUT_ROUNDS) throw new RelayRefusal(`it asked for input ${MAX_INPUT_ROUNDS} times in one call`);
         given = await answersTo(answer, serving!, signal);
       }
     },
-  );
-  return toolResult(value as CallToolResult, context);
+  ).then(({ value, context }) => toolResult(value as CallToolResult, context));
+  return pausedOrDone(held.until(running));
+}
+
+/** The call's result, or, when its server asks what the agent's client answers itself, its pause (the call held open). */
+async function pausedOrDone(next: Promise<ToolResult | HeldPause>): Promise<ToolResult> {
+  const turn = await next;
+  if (!("inputRequests" in turn)) return turn;
+  throw new InputRequired(turn.inputRequests, undefined, undefined, { id: turn.id, endedWhileHeld: turn.endedWhileHeld });
+}
+
+/**
+ * A held call going on with its agent's client's answer, on the request that carried it (whose client hears what the
+ * server sends from now on). A call this process does not hold (another instance paused it, toolgate restarted, it
+ * ended) is never sent again: it fails, saying so.
+ */
+async function goOnHeld(id: string, inputResponses: Record<string, unknown>, tool: string, people: CallPeople, admitted: Promise<void> | undefined) {
+  await admitted;
+  const held = takeHeld(id);
+  if (!held) throw heldElsewhere(tool);
+  held.servedBy(people);
+  held.answer(inputResponses);
+  return pausedOrDone(held.until());
 }

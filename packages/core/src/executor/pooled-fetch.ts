@@ -80,10 +80,15 @@ function answerOf(response: IncomingMessage, method: string, maxBytes: number): 
  * fetch adds per request (a Request cloned for its redirect mode, its body teed, an abort listener left on the
  * transport's long-lived signal until the request is garbage collected) is not paid on every tool call. Redirects are
  * never followed (the transport follows them itself); an abort ends the request or its answer's body; a body past
- * `maxBodyBytes` (decoded) ends with AnswerTooLarge, so an answer is never held whole beyond it.
+ * `maxBodyBytes` (decoded) ends with AnswerTooLarge, so an answer is never held whole beyond it. `holdsProcess: false`:
+ * the request's socket does not keep the process alive (a stream left open while nothing waits on it).
  * Anything but a URL and a string body goes to the global fetch (unbounded).
  */
-export function pooledFetch(input: string | URL | Request, init: RequestInit = {}, { maxBodyBytes = Number.POSITIVE_INFINITY } = {}): Promise<Response> {
+export function pooledFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+  { maxBodyBytes = Number.POSITIVE_INFINITY, holdsProcess = true } = {},
+): Promise<Response> {
   const url = input instanceof Request ? undefined : new URL(input);
   const body = init.body ?? undefined;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || (body !== undefined && typeof body !== "string")) return fetch(input, init);
@@ -96,6 +101,7 @@ export function pooledFetch(input: string | URL | Request, init: RequestInit = {
     if (signal?.aborted) return reject(signal.reason);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = send(url, { method, headers, agent: agentFor(url) });
+    if (!holdsProcess) request.once("socket", (socket) => socket.unref());
     const abort = () => request.destroy(signal!.reason);
     const done = () => signal?.removeEventListener("abort", abort);
     signal?.addEventListener("abort", abort, { once: true });

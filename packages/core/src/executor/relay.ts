@@ -1,3 +1,5 @@
+import type { ToolResult } from "./schema";
+
 /**
  * What a running call may carry back to the agent's MCP client while it runs, for an executor that speaks MCP: its
  * progress, its log messages, and the requests its server puts to the client (a question for the user, a sampling
@@ -20,13 +22,28 @@ export interface CallRelay {
    * client that declares each kind): then the call pauses for them rather than being asked mid-call.
    */
   takesInput(requests: InputRequests): boolean;
+  /**
+   * What a 2026-07-28 client declared on this request that toolgate carries (elicitation in its modes, sampling,
+   * roots), as MCP client capabilities: what toolgate declares in turn to a 2026-07-28 server for this call, so the
+   * server asks only what this client can answer. Undefined for any other client.
+   */
+  readonly declares?: ClientCapabilities | undefined;
 }
+
+/** The client capabilities toolgate declares for a call: those of what it carries. */
+export type ClientCapabilities = { elicitation?: { form?: Record<string, never>; url?: Record<string, never> }; sampling?: Record<string, never>; roots?: Record<string, never> };
 
 /** What an MCP server asks for during a call on 2026-07-28 (its input_required answer's requests), by key. */
 export type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
 
-/** The answers to a server's input requests and its request state, sent with the call when it goes on. */
-export type InputAnswers = { inputResponses: Record<string, unknown>; requestState?: string };
+/**
+ * The answers to a server's input requests and its request state, sent with the call when it goes on; `held`: the call
+ * this process holds open while its 2025-era server waits for the answer (executor/held.ts), never sent again.
+ */
+export type InputAnswers = { inputResponses: Record<string, unknown>; requestState?: string; held?: string };
+
+/** A call held open while its 2025-era server waits for the agent's client's answer: its id, and how it ended if it ended while held. */
+export type HeldOpen = { id: string; endedWhileHeld: Promise<ToolResult> };
 
 /**
  * A call paused for its agent's own client: the server's input requests (scrubbed of the executor's secrets) and its
@@ -38,19 +55,20 @@ export class InputRequired extends Error {
     readonly requestState: string | undefined,
     /** The paused call, which of its pauses this is (from 0), and how long its tool has run so far, once the guard knows them. */
     readonly paused?: { callId: string; round: number; ranMs: number },
+    readonly held?: HeldOpen,
   ) {
     super("The tool's MCP server asks the agent's client for input.");
   }
 
   of(callId: string, round: number, ranMs: number) {
-    return new InputRequired(this.inputRequests, this.requestState, { callId, round, ranMs });
+    return new InputRequired(this.inputRequests, this.requestState, { callId, round, ranMs }, this.held);
   }
 }
 
-export type RelayedRequest = "elicitation/create" | "sampling/createMessage";
+export type RelayedRequest = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
-/** Whether a server's request is one toolgate carries to people: a question or a sampling request. */
-export const isRelayed = (method: string): method is RelayedRequest => method === "elicitation/create" || method === "sampling/createMessage";
+/** Whether a server's request is one toolgate carries to people: a question, a sampling request or a request for the client's roots. */
+export const isRelayed = (method: string): method is RelayedRequest => method === "elicitation/create" || method === "sampling/createMessage" || method === "roots/list";
 
 /**
  * Where a module's question (a form, never a URL) goes when the agent's client cannot take it, or its role sends every
@@ -71,7 +89,21 @@ const REFUSALS: Record<RelayedRequest, string> = {
   "elicitation/create":
     "toolgate cannot put this question to anyone: the agent's client cannot be asked during this call (it came over REST, or from an MCP client that does not declare elicitation, or whose responses do not stream).",
   "sampling/createMessage":
-    "toolgate cannot relay this sampling request: only a 2025-era MCP client that declares sampling, on a streaming response, takes one (sampling is deprecated in MCP 2026-07-28).",
+    "toolgate cannot relay this sampling request: only an MCP client that declares sampling takes one (a 2025-era client on a streaming response, a 2026-07-28 client through its input round trip).",
+  "roots/list":
+    "toolgate cannot relay this request for roots, and never makes roots up: only an MCP client that declares roots answers one (a 2025-era client on a streaming response, a 2026-07-28 client through its input round trip).",
 };
 
 export const cannotRelay = (method: RelayedRequest, detail?: string) => new RelayRefusal(detail ? `${REFUSALS[method]} ${detail}` : REFUSALS[method]);
+
+/**
+ * A call as its connection serves it: where what the server sends goes, the secrets to cut from it, the call token,
+ * and its admission, which every request waits for (see RunOptions). `hold`: takes a request the agent's 2026-07-28
+ * client answers through its own input round trip, the call held open meanwhile (executor/held.ts).
+ */
+export type ServedCall = CallPeople & {
+  secrets: string[];
+  callToken?: Record<string, string>;
+  admitted?: Promise<void>;
+  hold?: (method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+};

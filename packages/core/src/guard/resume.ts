@@ -19,9 +19,10 @@ import { runAndSettle } from "./run";
 /**
  * A call paused while its agent's own client answers what the tool's MCP server asked (MCP 2026-07-28's input round
  * trip), as its sealed request state names it: the call, the tool and arguments it was asked with (their hash; call_tool
- * names its tool in them), which pause this is, how long its tool had run, and the server's own request state.
+ * names its tool in them), which pause this is, how long its tool had run, and the server's own request state, or the
+ * call held open by the instance that paused it (a 2025-era server waiting on its request: executor/held.ts).
  */
-export type PausedCall = { callId: string; tool: string; argumentsHash: string; round: number; ranMs: number; requestState?: string };
+export type PausedCall = { callId: string; tool: string; argumentsHash: string; round: number; ranMs: number; requestState?: string; held?: string };
 
 const notThePausedCall = (callId: string) =>
   guardError(
@@ -76,7 +77,11 @@ export async function goOn(
     if (now.status !== "running") return ended(now);
     throw guardError("call_already_answered", `The call "${record.callId}" already went on with these answers; read how it ends with GET /agents/${caller.id}/calls/${record.callId}.`, { callId: record.callId });
   }
-  const answers: InputAnswers = { inputResponses, ...(paused.requestState === undefined ? {} : { requestState: paused.requestState }) };
+  const answers: InputAnswers = {
+    inputResponses,
+    ...(paused.requestState === undefined ? {} : { requestState: paused.requestState }),
+    ...(paused.held === undefined ? {} : { held: paused.held }),
+  };
   const running = { ...record, inputRound: paused.round + 1 };
   const people = { department: caller.department, relay: options.relay, questionsToOperators: view.access.role.questions === "operator", answering: options.answering };
   const timeoutMs = Math.max(1, runsUntil - Date.now());

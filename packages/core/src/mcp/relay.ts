@@ -5,7 +5,7 @@ import { putClientReply, takeClientReply } from "../dynamo/mcp-clients";
 import type { ClientReply } from "../dynamo/mcp-clients";
 import type { Db } from "../dynamo/client";
 import { cannotRelay, isRelayed } from "../executor/relay";
-import type { CallRelay, InputRequests, RelayedRequest } from "../executor/relay";
+import type { CallRelay, ClientCapabilities, InputRequests, RelayedRequest } from "../executor/relay";
 import { declaredClient } from "./handshake";
 import type { DeclaredClient } from "./handshake";
 
@@ -80,10 +80,17 @@ export async function keepReplies(db: Db, agentId: string, replies: JsonRpcReply
   }
 }
 
-/** What the client must have declared to take a request: its sampling, or its elicitation in the request's mode. */
+/** What the client must have declared to take a request: its sampling, its roots, or its elicitation in the request's mode. */
 function takes(client: DeclaredClient | undefined, method: RelayedRequest, params: Record<string, unknown>) {
   if (method === "sampling/createMessage") return client?.sampling === true;
+  if (method === "roots/list") return client?.roots === true;
   return params.mode === "url" ? client?.elicitation?.url === true : client?.elicitation?.form === true;
+}
+
+/** What a client declared of what toolgate carries, as the client capabilities toolgate declares for its call. */
+function carried({ elicitation, sampling, roots }: DeclaredClient): ClientCapabilities {
+  const modes = elicitation && { ...(elicitation.form ? { form: {} } : {}), ...(elicitation.url ? { url: {} } : {}) };
+  return { ...(modes ? { elicitation: modes } : {}), ...(sampling ? { sampling: {} } : {}), ...(roots ? { roots: {} } : {}) };
 }
 
 /** A 2026-07-28 client as its request declares it (its capabilities ride every request). */
@@ -153,8 +160,9 @@ export function clientRelay({ db, agentId, server, ctx, streams, client, logLeve
     settled: () => sent,
     streamed: () => streamed,
     takesInput: (requests) => modern && takesAll(modernClient(envelope), requests),
+    declares: modern ? carried(modernClient(envelope)) : undefined,
     request: async (method, params, signal) => {
-      if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28, where a server asks only through input_required results.");
+      if (modern) throw cannotRelay(method, "This client speaks MCP 2026-07-28 and does not declare this kind of request, which it would answer through its own input round trip.");
       if (!streams) throw cannotRelay(method, "This deployment does not stream MCP responses (see TOOLGATE_MCP_STREAMING).");
       if (!takes(client, method, params)) throw cannotRelay(method);
       const id = `${REQUEST_ID_PREFIX}${randomUUID()}`;
