@@ -1,7 +1,7 @@
 import { resolve, join } from "node:path";
 import { MODULE_EVENTS_PATTERN } from "@toolgate/core/module/events";
 import { loadWebhookRules, publishedCallEvents } from "@toolgate/core/events/rules";
-import { ToolgateEventType } from "@toolgate/core/events/types";
+import { TOOLGATE_EVENT_SOURCE, ToolgateEventType } from "@toolgate/core/events/types";
 import type { WebhookRule } from "@toolgate/core/events/rules";
 import { postToWebhook } from "@toolgate/core/events/webhook";
 import { ROUTES } from "@toolgate/functions/routes";
@@ -19,6 +19,9 @@ import type { ListeningServer } from "./server";
 import { pollTableStream } from "./table-stream";
 import type { StreamRecord } from "@toolgate/core/events";
 import { EXAMPLE_MODULE, startExampleModule } from "./example-module";
+import { closeMcpExecutor } from "@toolgate/core/executor";
+import { defaultStdioDir, startStdioServers } from "./stdio-servers";
+import type { StdioServers } from "./stdio-servers";
 import type { ExampleModule } from "./example-module";
 import type { AccessKeyPair, LocalAwsCredentials, LocalSecret } from "./secrets";
 
@@ -38,6 +41,8 @@ export type LocalOptions = {
   eventRules?: WebhookRule[];
   /** Starts the example module (TOOLGATE_EXAMPLE_MODULE=1) once toolgate answers. */
   exampleModule: boolean;
+  /** Where stdio servers' directories are kept (TOOLGATE_STDIO_DIR, else the user's cache; a temporary one in memory). */
+  stdioDir?: string;
   log: (line: string) => void;
 };
 
@@ -54,6 +59,14 @@ export type LocalStack = {
 
 const TABLE_NAME = "toolgate";
 const LOCAL_BUS_NAME = "toolgate-local";
+
+/** A group's registration, change or removal: its stdio server's process is stopped unless the group still names it. */
+const GROUP_CHANGES = { source: [TOOLGATE_EVENT_SOURCE], detailType: [ToolgateEventType.GroupChanged] };
+
+const currentExecutor = async (groupId: string) => {
+  const { toolgate } = await import("@toolgate/core/toolgate");
+  return (await toolgate().catalog.snapshot()).manager.getGroup(groupId)?.executor;
+};
 
 /** A subscriber from the rules file: each matching event is POSTed to its webhook, retried by the bus like any delivery. */
 const webhookRule = (rule: WebhookRule): EventRule => ({ name: rule.name, pattern: rule.pattern, deliver: (event) => postToWebhook(rule.webhook, event) });
@@ -84,6 +97,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalOptio
     cleanupIntervalMs: Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_CLEANUP_INTERVAL_MS) : 60_000,
     requestSummaryIntervalMs: Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) > 0 ? Number(env.TOOLGATE_LOG_SUMMARY_INTERVAL_MS) : 60_000,
     exampleModule: env.TOOLGATE_EXAMPLE_MODULE === "1" || env.TOOLGATE_EXAMPLE_MODULE === "true",
+    ...(env.TOOLGATE_STDIO_DIR ? { stdioDir: resolve(env.TOOLGATE_STDIO_DIR) } : {}),
     log: (line) => console.log(line),
   };
 }
@@ -108,17 +122,22 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
   let drain: () => Promise<void> = async () => {};
   let example: ExampleModule | undefined;
   let stopStream: () => Promise<void> = async () => {};
+  let stdio: StdioServers | undefined;
   let stopping: Promise<void> | undefined;
   const requests = requestSummary({ intervalMs: options.requestSummaryIntervalMs, print: options.log });
   const stop = () =>
     (stopping ??= (async () => {
       if (timer) clearInterval(timer);
+      // Agents' MCP streams stay open until ended: the server's close waits for every connection.
+      await (await import("@toolgate/core/mcp/streams")).closeMcpStreams();
       await server?.close();
       requests.stop();
       requests.flush();
       await example?.stop();
       await stopStream();
       await Promise.race([drain(), new Promise((done) => setTimeout(done, 5_000))]);
+      await stdio?.stop();
+      await closeMcpExecutor();
       await dynamo?.stop();
       await lock?.release();
     })());
@@ -176,9 +195,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       import("@toolgate/functions/event/calls"),
     ]);
 
+    stdio = await startStdioServers({ dataDir, stdioDir: options.stdioDir ?? (dataDir === undefined ? undefined : defaultStdioDir()), log: options.log });
+    const servers = stdio;
     const bus = eventBridgeApp({
       rules: [
         { name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) },
+        { name: "StdioServers", pattern: GROUP_CHANGES, deliver: async (event) => servers.retire(String(event.detail.groupId), await currentExecutor(String(event.detail.groupId))) },
         ...webhooks.map(webhookRule),
       ],
       access: { credentials: keyPair, adminToken: adminToken.value, where: whereKeysAre(awsCredentials) },

@@ -2,22 +2,31 @@ import { CALL_TOKEN_HEADER } from "./call-token";
 import type { CallSigner } from "./call-token";
 import { executorError, noNativeImplementation } from "./errors";
 import { runHttpExecutor } from "./http";
-import { loadMcp } from "./load-mcp";
+import { loadMcp, loadMcpOffers } from "./load-mcp";
+export { closeMcpExecutor } from "./load-mcp";
+import { upstreamOf } from "../offer/uri";
 import { upstreamName } from "./mcp-tools";
+import { loadStdio } from "./stdio-load";
 import type { CallPeople, InputAnswers } from "./relay";
 import type { SecretSource } from "./secrets";
 import { timedOut } from "./timeout";
-import type { Executor, HttpExecutor, McpExecutor, ToolResult } from "./schema";
+import type { Executor, HttpExecutor, McpExecutor, StdioExecutor, ToolResult } from "./schema";
 
-export { Executor, McpExecutor, SecretRef, ToolResult } from "./schema";
+export { Executor, McpExecutor, SecretRef, StdioExecutor, ToolResult } from "./schema";
+export { hostStdioServers } from "./stdio-host";
+export type { SandboxedCommand, StdioHost, StdioLaunch } from "./stdio-host";
+export { loadStdio } from "./stdio-load";
 export { EXECUTOR_ERRORS, executorError } from "./errors";
 export { defaultSecrets, environmentSecrets, linkedSecrets, SECRET_ENV_PREFIX } from "./secrets";
 export type { SecretSource } from "./secrets";
 export { EXECUTOR_TYPES, executorSummary, executorTimeoutMs, isBuiltinOnly, runsIn } from "./types";
 export type { ExecutorType } from "./types";
 
-/** One call as an executor receives it: the real (validated) arguments, and the agent's department when it has one. */
-export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; department?: string; arguments: Record<string, unknown> };
+/**
+ * One call as an executor receives it: the real (validated) arguments, and the agent's department when it has one.
+ * `kind`: a resource read (`arguments.uri`, the agent's URI) or a prompt get (`tool`, toolgate's prompt name), not a tool's call.
+ */
+export type ExecutorCall = { callId: string; tool: string; agentId: string; roleId: string; department?: string; arguments: Record<string, unknown>; kind?: "resource" | "prompt" };
 
 /** The tools toolgate runs itself (the built-in area's `nativeRunner`): one call, until its signal aborts. */
 export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
@@ -40,8 +49,10 @@ export type RunOptions = {
   people?: CallPeople;
   answers?: InputAnswers;
   admitted?: Promise<void>;
+  /** The group whose tool is called: a stdio server's process is its group's. */
+  group?: string;
 };
-export type { CallPeople, CallRelay, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
+export type { CallPeople, CallRelay, HeldOpen, InputAnswers, InputRequests, OperatorQuestions, RelayedRequest } from "./relay";
 export { InputRequired } from "./relay";
 export { NotAdmitted } from "./admitted";
 
@@ -76,6 +87,16 @@ const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOpt
     ...(options.admitted ? { admitted: options.admitted } : {}),
   });
 
+/** A stdio server's process is its group's, kept warm; no token: the call never leaves this machine. */
+const runStdio = async (executor: StdioExecutor, call: ExecutorCall, options: RunOptions) => {
+  if (!options.group) throw executorError("executor_failed", `The tool "${call.tool}" is served by a stdio MCP server, and this call names no group to run it in.`, { recoverable: false });
+  return (await loadStdio()).runStdioExecutor(options.group, executor, call, options.secrets, options.timeoutMs, {
+    ...(options.people ? { people: options.people } : {}),
+    ...(options.answers ? { answers: options.answers } : {}),
+    ...(options.admitted ? { admitted: options.admitted } : {}),
+  });
+};
+
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, {
     secrets: options.secrets,
@@ -89,13 +110,40 @@ type Runner<E extends Executor> = (executor: E, call: ExecutorCall, options: Run
 const RUNNERS: { [T in Executor["type"]]: Runner<Extract<Executor, { type: T }>> } = {
   http: runHttp,
   mcp: runMcp,
+  stdio: runStdio,
   client: (_executor, call) => {
     throw clientExecuted(call.tool);
   },
   native: (_executor, call, options) => runNative(call, options),
 };
 
-/** Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native (inside toolgate). */
+/** A resource read or prompt get, forwarded live to the MCP server under what it knows them by; its token names the method. */
+async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: RunOptions) {
+  const offers = await loadMcpOffers();
+  const offer =
+    call.kind === "resource"
+      ? { kind: "resource" as const, uri: upstreamOf(String(call.arguments.uri))?.upstream ?? String(call.arguments.uri) }
+      : { kind: "prompt" as const, name: offers.upstreamPrompt(executor, call.tool), arguments: call.arguments as Record<string, string> };
+  const signed = { ...call, tool: offer.kind === "resource" ? "resources/read" : offer.name, arguments: offer.kind === "resource" ? { uri: offer.uri } : offer.arguments };
+  return offers.runMcpOffer(executor, call.tool, offer, options.secrets, options.timeoutMs, {
+    callToken: { [CALL_TOKEN_HEADER]: await options.signer.sign({ ...signed, audience: executor.url, timeoutMs: options.timeoutMs }) },
+    ...(options.admitted ? { admitted: options.admitted } : {}),
+  });
+}
+
+const offersNothing = (executor: Executor, call: ExecutorCall) =>
+  executorError("executor_failed", `The group's ${executor.type} executor offers no resources or prompts, so "${call.tool}" cannot be used.`, { recoverable: false });
+
+/** How the executors that speak MCP serve a resource read or a prompt get; no other offers any. */
+const OFFER_RUNNERS: { [T in Executor["type"]]?: Runner<Extract<Executor, { type: T }>> } = { mcp: runMcpOffer };
+
+/**
+ * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native
+ * (inside toolgate); a resource read or prompt get with the executor's offer runner.
+ */
 export async function run(executor: Executor, call: ExecutorCall, options: RunOptions): Promise<ToolResult> {
-  return (RUNNERS[executor.type] as Runner<Executor>)(executor, call, options);
+  if (!call.kind) return (RUNNERS[executor.type] as Runner<Executor>)(executor, call, options);
+  const runner = OFFER_RUNNERS[executor.type] as Runner<Executor> | undefined;
+  if (!runner) throw offersNothing(executor, call);
+  return runner(executor, call, options);
 }

@@ -8,7 +8,7 @@ type ExecutorTypeFacts<E extends Executor> = {
   runsIn: "toolgate" | "client";
   /** The executor's own timeout, when it names one (a tool's policy comes first, the guard's default last). */
   timeoutMs(executor: E): number | undefined;
-  /** What an answer may show of it: its type and URL, never its headers (they may name secrets). */
+  /** What an answer may show of it: its type and URL, never its headers or a program's environment (they may name secrets). */
   summary(executor: E): { type: ExecutorType; url?: string };
   /** Only toolgate's own groups may use it: nothing an admin or a module registers runs inside toolgate. */
   builtinOnly: boolean;
@@ -21,6 +21,7 @@ const typeOnly = (executor: Executor) => ({ type: executor.type });
 const EXECUTOR_TYPE_FACTS: { [T in ExecutorType]: ExecutorTypeFacts<Extract<Executor, { type: T }>> } = {
   http: { runsIn: "toolgate", timeoutMs: (executor) => executor.timeoutMs, summary: withUrl, builtinOnly: false },
   mcp: { runsIn: "toolgate", timeoutMs: (executor) => executor.timeoutMs, summary: withUrl, builtinOnly: false },
+  stdio: { runsIn: "toolgate", timeoutMs: (executor) => executor.timeoutMs, summary: typeOnly, builtinOnly: false },
   client: { runsIn: "client", timeoutMs: () => undefined, summary: typeOnly, builtinOnly: false },
   native: { runsIn: "toolgate", timeoutMs: () => undefined, summary: typeOnly, builtinOnly: true },
 };

@@ -3,13 +3,16 @@ import { loadMcp } from "../executor/load-mcp";
 import { invalidNames, toToolDefinition } from "../executor/mcp-tools";
 import { refuseLiteralSecrets } from "../executor/secrets";
 import type { SecretSource } from "../executor/secrets";
-import type { McpExecutor } from "../executor/schema";
+import type { McpExecutor, StdioExecutor } from "../executor/schema";
+import { refuseStdio } from "../executor/stdio-check";
+import { loadStdio } from "../executor/stdio-load";
 import type { Db } from "../dynamo/client";
 import type { ToolDefinition } from "../tool/schema";
 import { parseOr, summarise } from "../validation";
 import type { Catalog } from "./catalog";
 import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
 import { parseGroupId, registerGroup } from "./register";
+import { importOffers } from "./import-offers";
 import type { RegisterOutcome } from "./register";
 import { GroupDefinition, MAX_TOOLS_PER_GROUP } from "./schema";
 import type { GroupInput } from "./schema";
@@ -17,40 +20,56 @@ import type { GroupInput } from "./schema";
 /** How long listing an MCP server's tools may take: a registration answers within API Gateway's 30 s. */
 export const IMPORT_TIMEOUT_MS = 15_000;
 
-const importFailed = (executor: McpExecutor, error: ToolgateError) =>
+/** An executor whose tools are imported from its MCP server: one over Streamable HTTP, or a stdio server's process. */
+type ImportedFrom = McpExecutor | StdioExecutor;
+
+const serverOf = (executor: ImportedFrom, groupId: string) =>
+  executor.type === "mcp" ? `the MCP server at ${new URL(executor.url).origin}` : `the stdio MCP server of the group "${groupId}"`;
+
+const importFailed = (executor: ImportedFrom, groupId: string, error: ToolgateError) =>
   groupError(
     "mcp_import_failed",
-    `The tools of the MCP server at ${new URL(executor.url).origin} could not be imported: ${
+    `The tools of ${serverOf(executor, groupId)} could not be imported: ${
       error.code === "tool_timeout" ? `it did not list them within ${IMPORT_TIMEOUT_MS} ms.` : error.message
     } Nothing was registered.`,
     { ...(typeof error.details.secret === "string" ? { secret: error.details.secret } : {}), recoverable: true },
   );
 
-const invalidImport = (executor: McpExecutor, details: { path: string; message: string }[]) =>
-  groupError("invalid_group_def", `The tools of the MCP server at ${new URL(executor.url).origin} cannot be registered: ${summarise(details)}.`, { details });
+const invalidImport = (executor: ImportedFrom, groupId: string, details: { path: string; message: string }[]) =>
+  groupError("invalid_group_def", `The tools of ${serverOf(executor, groupId)} cannot be registered: ${summarise(details)}.`, { details });
 
-/** The server's tools (every page of tools/list) as toolgate tool definitions, named with the executor's prefix. */
-export async function importTools(executor: McpExecutor, secrets: SecretSource): Promise<ToolDefinition[]> {
+const listTools = async (executor: ImportedFrom, groupId: string, secrets: SecretSource) =>
+  executor.type === "mcp"
+    ? (await loadMcp()).listMcpTools(executor, secrets, IMPORT_TIMEOUT_MS)
+    : (await loadStdio()).listStdioTools(groupId, executor, secrets, IMPORT_TIMEOUT_MS);
+
+/**
+ * The server's tools (every page of tools/list) as toolgate tool definitions, named with the executor's prefix. A stdio
+ * server's process is the group's (`groupId`), started for the import and kept warm for its calls.
+ */
+export async function importTools(executor: ImportedFrom, secrets: SecretSource, groupId = ""): Promise<ToolDefinition[]> {
   let listed;
   try {
-    listed = await (await loadMcp()).listMcpTools(executor, secrets, IMPORT_TIMEOUT_MS);
+    listed = await listTools(executor, groupId, secrets);
   } catch (error) {
-    throw error instanceof ToolgateError && error.status >= 500 ? importFailed(executor, error) : error;
+    throw error instanceof ToolgateError && error.status >= 500 ? importFailed(executor, groupId, error) : error;
   }
-  if (listed.length === 0) throw invalidImport(executor, [{ path: "tools", message: "the server lists no tools" }]);
+  if (listed.length === 0) throw invalidImport(executor, groupId, [{ path: "tools", message: "the server lists no tools" }]);
   if (listed.length > MAX_TOOLS_PER_GROUP)
-    throw invalidImport(executor, [{ path: "tools", message: `the server lists ${listed.length} tools; a group can have at most ${MAX_TOOLS_PER_GROUP}` }]);
+    throw invalidImport(executor, groupId, [{ path: "tools", message: `the server lists ${listed.length} tools; a group can have at most ${MAX_TOOLS_PER_GROUP}` }]);
   const badNames = invalidNames(executor, listed);
-  if (badNames.length) throw invalidImport(executor, badNames);
+  if (badNames.length) throw invalidImport(executor, groupId, badNames);
   return listed.map((tool) => toToolDefinition(executor, tool));
 }
 
-/** The group to register: given tools as they are; without tools, an MCP server's imported from it. */
-export async function withTools(input: GroupInput, secrets: SecretSource): Promise<GroupDefinition> {
-  if (input.tools !== undefined || input.executor?.type !== "mcp") return parseOr(GroupDefinition, input, GROUP_ERRORS, "invalid_group_def", "The group definition");
-  refuseLiteralSecrets(input.executor.headers);
-  const tools = await importTools(input.executor, secrets);
-  return parseOr(GroupDefinition, { ...input, tools }, GROUP_ERRORS, "invalid_group_def", `The tools imported from the MCP server at ${new URL(input.executor.url).origin}`);
+/** The group to register: given tools as they are; without tools, an MCP server's imported from it (a stdio server's as the group `groupId`'s). */
+export async function withTools(input: GroupInput, secrets: SecretSource, groupId = ""): Promise<GroupDefinition> {
+  refuseStdio(input.executor);
+  const executor = input.executor;
+  if (input.tools !== undefined || (executor?.type !== "mcp" && executor?.type !== "stdio")) return parseOr(GroupDefinition, input, GROUP_ERRORS, "invalid_group_def", "The group definition");
+  if (executor.type === "mcp") refuseLiteralSecrets(executor.headers);
+  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets)]);
+  return parseOr(GroupDefinition, { ...input, tools, ...offered }, GROUP_ERRORS, "invalid_group_def", `The tools imported from ${serverOf(executor, groupId)}`);
 }
 
 export type RefreshOutcome = RegisterOutcome & { added: string[]; removed: string[] };
@@ -64,14 +83,15 @@ export async function refreshGroup(db: Db, catalog: Catalog, id: string, secrets
   const group = (await catalog.snapshot()).manager.getGroup(groupId);
   if (!group) throw groupNotFound(groupId);
   const executor = group.executor;
-  if (executor?.type !== "mcp")
-    throw groupError("not_an_mcp_group", `The group "${groupId}" is not served by an MCP server ({ "type": "mcp" } executor), so it has no tools to import.`, { groupId });
-  const tools = await importTools(executor, secrets);
+  if (executor?.type !== "mcp" && executor?.type !== "stdio")
+    throw groupError("not_an_mcp_group", `The group "${groupId}" is not served by an MCP server ({ "type": "mcp" } or { "type": "stdio" } executor), so it has no tools to import.`, { groupId });
+  refuseStdio(executor);
+  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets)]);
   const outcome = await registerGroup(
     db,
     catalog,
     groupId,
-    { description: group.description, executor, tools },
+    { description: group.description, executor, tools, ...offered, ...(group.offerPolicy ? { offerPolicy: group.offerPolicy } : {}) },
     { source: group.source, ...(group.module ? { module: group.module } : {}), now, unchangedSince: group.updatedAt },
   );
   const before = new Set(group.tools.map((tool) => tool.function.name));

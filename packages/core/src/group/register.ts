@@ -19,6 +19,7 @@ import { Name } from "../tool/schema";
 import { jsonSchemaProblems } from "../tool/json-schema";
 import { parseOr, summarise } from "../validation";
 import { refuseLiteralSecrets } from "../executor/secrets";
+import { refuseStdio } from "../executor/stdio-check";
 
 /** `unchangedSince`: the group's updatedAt when the change was prepared; registering over a group changed since is refused. */
 export type Registration = { source: GroupSource; module?: string; now: string; replacing?: string; unchangedSince?: string };
@@ -84,6 +85,7 @@ export function planRegistration(
       details: [{ path: "executor.type", message: `must be ${REGISTRABLE_TYPES}` }],
     });
   if (input.executor && "headers" in input.executor) refuseLiteralSecrets(input.executor.headers);
+  refuseStdio(input.executor);
   if (registration.source !== "builtin") refuseMetaToolNames(id, input);
   refuseShadowingNative(manager, id, input);
   const group = Group.parse({
@@ -156,6 +158,7 @@ export function bindExecutor(db: Db, catalog: Catalog, id: string, executor: Exe
     if (isBuiltinOnly(executor.type) && !NATIVE_GROUP_IDS.includes(id))
       throw groupError("invalid_executor", `Only ${NATIVE_GROUP_IDS.join(" and ")} run natively inside toolgate.`);
     if ("headers" in executor) refuseLiteralSecrets(executor.headers, "headers", "invalid_executor");
+    refuseStdio(executor, "executor", "invalid_executor");
     const updated = Group.parse({ ...group, executor, updatedAt: now });
     return { items: groupWrites(db, updated, group), result: updated };
   });

@@ -7,7 +7,7 @@ import { commonError, storeUnavailable, StoreUnavailableError, ToolgateError } f
 import { applyTransition } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { InputRequired, NotAdmitted, run, timedOut } from "../executor/index";
-import type { CallRelay, CallSigner, ExecutorCall, InputAnswers, Natives, SecretSource } from "../executor/index";
+import type { CallRelay, CallSigner, ExecutorCall, HeldOpen, InputAnswers, Natives, SecretSource } from "../executor/index";
 import type { ArgumentSeal } from "../call/seal";
 import type { EventPublisher } from "../events/publisher";
 import { askOperators } from "../question/module";
@@ -42,6 +42,7 @@ const executorCall = (running: CallRecord, args: Record<string, unknown>, depart
   roleId: running.roleId,
   ...(department ? { department } : {}),
   arguments: args,
+  ...(running.kind ? { kind: running.kind } : {}),
 });
 
 /** A paused call going on: its agent's client's answers, and how long its tool ran before (the pauses not counted). */
@@ -70,7 +71,7 @@ export function readyRun(
   const deadline = () => new Date(startedAt! + timeoutMs);
   const operators = (params: Record<string, unknown>, signal: AbortSignal) => askOperators(deps, running, params as FormRequest, deadline(), signal);
   const people = { ...(relay ? { relay } : {}), operators, operatorsFirst: questionsToOperators };
-  const options = { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, admitted, ...(resumed ? { answers: resumed.answers } : {}) };
+  const options = { timeoutMs, natives: deps.natives, secrets: deps.secrets, signer: deps.signer, people, admitted, ...(running.group ? { group: running.group } : {}), ...(resumed ? { answers: resumed.answers } : {}) };
   const result = run(executor, executorCall(running, args, department), options);
   // A dropped call's end is nobody's to hear.
   result.catch(() => {});
@@ -117,7 +118,10 @@ export async function runAndSettle(
   try {
     result = await ready.go();
   } catch (error) {
-    if (error instanceof InputRequired) throw error.of(running.callId, running.inputRound ?? 0, ranMs());
+    if (error instanceof InputRequired) {
+      if (error.held) recordIfEndedWhileHeld(deps, executor, running, args, timeoutMs, secrets, error.held, ready, resumed);
+      throw error.of(running.callId, running.inputRound ?? 0, ranMs());
+    }
     if (!(error instanceof ToolgateError) || error.status === 503) throw error;
     failure = error;
   }
@@ -139,4 +143,23 @@ export async function runAndSettle(
   if (written.kind === "moved") failure = timedOut(running.tool, timeoutMs);
   if (failure) throw namingCall(failure, running.callId);
   return outcome!;
+}
+
+/**
+ * A call held open while its agent's client answers its server (executor/held.ts) that ends before the answer comes
+ * (its deadline passed: tool_timeout; its server answered or failed) is recorded as it ended, as if it had run on.
+ */
+function recordIfEndedWhileHeld(
+  deps: RunDeps,
+  executor: Executor,
+  running: CallRecord,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  secrets: string[],
+  { endedWhileHeld }: HeldOpen,
+  { startedAt }: ReadyRun,
+  resumed: Resumed | undefined,
+) {
+  const ended: ReadyRun = { go: () => endedWhileHeld, drop: () => {}, startedAt };
+  runAndSettle(deps, executor, running, args, timeoutMs, secrets, { ready: ended }, resumed).catch(() => {});
 }

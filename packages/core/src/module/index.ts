@@ -128,7 +128,7 @@ async function load(applying: Applying): Promise<EventOutcome> {
   }
   const replacing = stored?.groupId !== undefined && stored.groupId !== target ? stored.groupId : undefined;
   try {
-    const definition = await withTools(input.data, secrets);
+    const definition = await withTools(input.data, secrets, target);
     const outcome = await registerGroup(
       db,
       catalog,

@@ -23,7 +23,7 @@ export const groups = new Hono<Env>()
   .on(method(R.put), path(R.put), requireAdmin, json(Group.GroupInput, Group.GROUP_ERRORS, "invalid_group_def", "The group definition"), async (c) => {
     const toolgate = c.get("toolgate");
     const id = Group.parseGroupId(c.req.param("id"));
-    const definition = await Group.withTools(c.req.valid("json"), toolgate.secrets);
+    const definition = await Group.withTools(c.req.valid("json"), toolgate.secrets, id);
     const outcome = await Group.registerGroup(toolgate.db, toolgate.catalog, id, definition, { source: "api", now: toolgate.now() });
     const body = await fullView(outcome.group);
     if (outcome.warning) return c.json({ ...body, warning: outcome.warning, message: `The group "${id}" already existed and has been replaced.` }, 200);

@@ -14,6 +14,10 @@ export type Layout = {
   programs: string;
   /** The proxy's socket on the host, bound in when the sandbox may reach the named hosts. */
   proxySocket?: string;
+  /** Directories of this machine shown read-only at their own paths (a stdio server's program). */
+  readOnly?: readonly string[];
+  /** Directories covered by an empty one, wherever they lie (toolgate's data dir inside a directory shown). */
+  hidden?: readonly string[];
   /** Where the first process starts: the workspace, or a directory in it. */
   cwd: string;
   /** The descriptor bwrap reports the sandbox's first process and the command's exit on. */
@@ -27,7 +31,7 @@ export type Layout = {
  * programs stay visible on top of the private /tmp. The environment is bwrap's own, given whole by the module
  * (never --setenv: arguments are visible to every user of the machine).
  */
-export function bwrapArguments({ system, root, programs, proxySocket, cwd, statusFd }: Layout): string[] {
+export function bwrapArguments({ system, root, programs, proxySocket, readOnly = [], hidden = [], cwd, statusFd }: Layout): string[] {
   return [
     "--unshare-all",
     "--unshare-user",
@@ -43,6 +47,8 @@ export function bwrapArguments({ system, root, programs, proxySocket, cwd, statu
     "--ro-bind", programs, PROGRAMS_INSIDE,
     ...(proxySocket ? ["--ro-bind", proxySocket, PROXY_SOCKET_INSIDE] : []),
     "--bind", root, root,
+    ...readOnly.flatMap((path) => ["--ro-bind", path, path]),
+    ...hidden.flatMap((path) => ["--tmpfs", path]),
     "--chdir", cwd,
     ...(statusFd === undefined ? [] : ["--json-status-fd", String(statusFd)]),
   ];

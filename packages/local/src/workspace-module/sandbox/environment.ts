@@ -22,8 +22,11 @@ export const proxyVariables = (proxyUrl: string) => ({
   no_proxy: "",
 });
 
-/** The sandbox's environment: the module's own variables less the hidden and outer ones, and its own PATH, HOME, TMPDIR, LANG and TERM. */
+/** What the sandbox sets itself: its PATH, HOME, TMPDIR, LANG and TERM. */
+export const ownVariables = (path: string, lang = process.env.LANG) => ({ PATH: path, HOME: SANDBOX_HOME, TMPDIR: "/tmp", LANG: lang || "C.UTF-8", TERM: "dumb" });
+
+/** The sandbox's environment: the module's own variables less the hidden and outer ones, and its own (ownVariables). */
 export function sandboxEnvironment(outer: NodeJS.ProcessEnv, path: string): Record<string, string> {
   const passed = Object.entries(outer).filter((entry): entry is [string, string] => entry[1] !== undefined && !HIDDEN_VARIABLE.test(entry[0]) && !OUTER_VARIABLE.test(entry[0]));
-  return { ...Object.fromEntries(passed), PATH: path, HOME: SANDBOX_HOME, TMPDIR: "/tmp", LANG: outer.LANG || "C.UTF-8", TERM: "dumb" };
+  return { ...Object.fromEntries(passed), ...ownVariables(path, outer.LANG) };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArguments, PROGRAMS_INSIDE, PROXY_SOCKET_INSIDE } from "./arguments";
 import { closeInheritedDescriptors } from "./descriptors";
-import { proxyVariables, sandboxEnvironment } from "./environment";
+import { ownVariables, proxyVariables, sandboxEnvironment } from "./environment";
 import { bundlePrograms } from "./programs";
 import { startProxy } from "./proxy";
 import type { Proxy } from "./proxy";
@@ -36,6 +36,12 @@ export type SpawnOptions = {
   stdio: StdioOptions;
 };
 
+/** How a program starts in the sandbox (its first process's command line and environment), for a spawner of its own. */
+export type SandboxCommand = { file: string; args: string[]; env: Record<string, string> };
+
+/** `environment`: the program's own variables in place of the module's (the sandbox's PATH, HOME and proxies still set). */
+export type CommandOptions = Omit<SpawnOptions, "stdio"> & { environment?: Record<string, string> };
+
 export type Sandbox = {
   readonly root: string;
   /** What runs a shell line inside: /bin/sh -c, behind the bridge to the proxy when hosts are allowed. */
@@ -44,6 +50,8 @@ export type Sandbox = {
   program(name: string, args: string[]): string[];
   /** Starts `command` (a path inside the sandbox and its arguments) in a sandbox of its own. */
   spawn(command: string[], options: SpawnOptions): ChildProcess;
+  /** What `spawn` would run, for a spawner of its own (a stdio MCP client). */
+  command(command: string[], options: CommandOptions): SandboxCommand;
   close(): Promise<void>;
 };
 
@@ -54,6 +62,11 @@ export type SandboxOptions = {
   allowedHosts: readonly string[];
   /** The programs that run inside, by name: their entry files, bundled at start. */
   programs: Record<string, string>;
+  /** Directories shown read-only, and directories hidden under an empty one (see Layout). */
+  readOnly?: readonly string[];
+  hidden?: readonly string[];
+  /** HOME inside: a directory of the workspace (kept), else an empty one on the private /tmp. */
+  home?: string;
 };
 
 /** bwrap on PATH, as a shell finds it. */
@@ -93,7 +106,7 @@ function check(sandbox: Sandbox): Promise<void> {
  * The sandbox the workspace's commands and file operations run in, checked to work before anything runs: its
  * programs bundled into a temporary directory, and the proxy to the allowed hosts, if any.
  */
-export async function openSandbox({ root, allowedHosts, programs }: SandboxOptions): Promise<Sandbox> {
+export async function openSandbox({ root, allowedHosts, programs, readOnly = [], hidden = [], home }: SandboxOptions): Promise<Sandbox> {
   const bwrap = findBwrap();
   if (!bwrap) throw bwrapMissing();
   closeInheritedDescriptors();
@@ -115,11 +128,16 @@ export async function openSandbox({ root, allowedHosts, programs }: SandboxOptio
       root,
       shell: (line) => (proxy ? program("bridge", [JSON.stringify(bridge), line]) : [SHELL, "-c", line]),
       program,
-      spawn: (command, { cwd = root, network, statusFd, stdio }) => {
+      command: (command, { cwd = root, network, statusFd, environment }) => {
         const proxied = network && proxy !== undefined;
-        const env = { ...sandboxEnvironment(process.env, system.path), ...(proxied ? proxyVariables(`http://127.0.0.1:${BRIDGE_PORT}`) : {}) };
-        const layout = { system, root, programs: programsDir, ...(proxied ? { proxySocket } : {}), cwd, ...(statusFd === undefined ? {} : { statusFd }) };
-        return spawn(bwrap, [...bwrapArguments(layout), "--", ...command], { env, stdio });
+        const own = environment ? { ...environment, ...ownVariables(system.path) } : sandboxEnvironment(process.env, system.path);
+        const env = { ...own, ...(home ? { HOME: home } : {}), ...(proxied ? proxyVariables(`http://127.0.0.1:${BRIDGE_PORT}`) : {}) };
+        const layout = { system, root, programs: programsDir, ...(proxied ? { proxySocket } : {}), readOnly, hidden, cwd, ...(statusFd === undefined ? {} : { statusFd }) };
+        return { file: bwrap, args: [...bwrapArguments(layout), "--", ...command], env };
+      },
+      spawn: (command, { stdio, ...options }) => {
+        const { file, args, env } = sandbox.command(command, options);
+        return spawn(file, args, { env, stdio });
       },
       close,
     };

@@ -1,0 +1,147 @@
+// A stdio MCP server as a toolgate module on Lambda: its process started once per warm container, reused by every
+// invocation, and served over Streamable HTTP at the function URL, which toolgate registers as an `mcp` group.
+import { createHash } from "node:crypto";
+import { Client } from "@modelcontextprotocol/client";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token.js";
+import { registrantHandler } from "./lambda.js";
+import type { ModuleLambdaHandler } from "./lambda.js";
+import type { Registrar } from "./module.js";
+
+/** A variable of the program's environment: a literal, or an SST secret linked to the function, read at its first start. */
+export type StdioEnvValue = string | { secret: string };
+
+export type StdioModuleSpec = {
+  /** The group's id in toolgate, and its description. */
+  id: string;
+  description: string;
+  /** The program and its arguments, run from `cwd` (by default the function's code, where its files are bundled). */
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, StdioEnvValue>;
+  /** Prefixed to the tools' names in toolgate (see the mcp executor's toolPrefix). */
+  toolPrefix?: string;
+  /** Run a tools/call only with a token toolgate signed for this function, tool and arguments (the default). */
+  signedCallsOnly?: boolean;
+  toolgate?: { url?: string };
+};
+
+const CLIENT_INFO = { name: "toolgate-stdio-module", version: "1.0.0" };
+const refusal = (message: string) => Response.json({ error: "unauthenticated", message }, { status: 401 });
+
+async function secretValue(name: string): Promise<string> {
+  const { Resource } = (await import("sst")) as unknown as { Resource: Record<string, { value?: string } | undefined> };
+  const value = Resource[name]?.value;
+  if (typeof value !== "string") throw new Error(`the secret "${name}" is not linked to this function`);
+  return value;
+}
+
+/** The program's environment: its own variables only (the function's AWS credentials never reach it), PATH and HOME from the function's. */
+async function environment(env: Record<string, StdioEnvValue> = {}) {
+  const entries = await Promise.all(Object.entries(env).map(async ([name, value]) => [name, typeof value === "string" ? value : await secretValue(value.secret)] as const));
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp", ...Object.fromEntries(entries) };
+}
+
+/** The group toolgate registers: an mcp executor at the function URL, its tools imported from this server. */
+const groupBody = (spec: StdioModuleSpec, url: string) => ({ description: spec.description, executor: { type: "mcp", url, ...(spec.toolPrefix ? { toolPrefix: spec.toolPrefix } : {}) } });
+
+/**
+ * A stdio MCP server as a module: `fetch` serves it over Streamable HTTP (stateless), each tools/list and tools/call
+ * forwarded to one process of the program, started on the first request and started again after it ends; progress it
+ * reports for a call reaches the caller. `announce` registers it as an `mcp` group at the module's URL.
+ */
+export function stdioModule(spec: StdioModuleSpec) {
+  let connected: Promise<Client> | undefined;
+  let keys: ReturnType<typeof toolgateKeys> | undefined;
+  const version = createHash("sha256").update(JSON.stringify([spec.id, spec.command, spec.args ?? []])).digest("base64url").slice(0, 22);
+
+  const client = () =>
+    (connected ??= (async () => {
+      const transport = new StdioClientTransport({ command: spec.command, args: spec.args ?? [], env: await environment(spec.env), stderr: "inherit", ...(spec.cwd ? { cwd: spec.cwd } : {}) });
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      client.onclose = () => (connected = undefined);
+      await client.connect(transport);
+      return client;
+    })().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    }));
+
+  const handler = createMcpHandler(
+    () => {
+      const server = new Server({ name: spec.id, version }, { capabilities: { tools: {} } });
+      server.setRequestHandler("tools/list", async (request) => ({ tools: (await (await client()).listTools(request.params ?? {})).tools as Tool[] }));
+      server.setRequestHandler("tools/call", async (request, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        const onprogress =
+          progressToken === undefined ? undefined : (progress: { progress: number; total?: number; message?: string }) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...progress } });
+        const { name, arguments: args } = request.params;
+        return (await (await client()).callTool({ name, arguments: args ?? {} }, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
+      });
+      return server;
+    },
+    { legacy: "stateless", responseMode: "auto" },
+  );
+
+  const toolgateUrl = (registrar?: { toolgateUrl?: string }) => {
+    const url = registrar?.toolgateUrl ?? spec.toolgate?.url ?? process.env.TOOLGATE_URL;
+    if (!url) throw new Error(`The module "${spec.id}" does not know where toolgate is: set TOOLGATE_URL.`);
+    return url;
+  };
+  const groupUrl = (registrar: { toolgateUrl?: string }) => new URL(`/groups/${encodeURIComponent(spec.id)}`, toolgateUrl(registrar));
+  const sent = async (what: string, response: Response, fine: (status: number) => boolean) => {
+    if (fine(response.status)) return;
+    const answer = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new Error(`toolgate did not ${what} the module "${spec.id}" (HTTP ${response.status}): ${answer.message ?? response.statusText}`);
+  };
+
+  return {
+    id: spec.id,
+    definitions: () => ({ version }),
+    async fetch(request: Request): Promise<Response> {
+      // A function answers once, its response buffered: there is no stream of the session's own to hold open.
+      if (request.method === "GET") return new Response(null, { status: 405, headers: { allow: "POST, DELETE" } });
+      if (spec.signedCallsOnly === false || request.method !== "POST") return handler.fetch(request);
+      const body: unknown = await request.clone().json().catch(() => undefined);
+      const call = (Array.isArray(body) ? body : [body]).filter((message: { method?: string } | null) => message?.method === "tools/call") as Array<{ params?: { name?: unknown; arguments?: unknown } }>;
+      if (call.length === 0) return handler.fetch(request, { parsedBody: body });
+      if (call.length > 1) return refusal("A signed call is one tools/call per request.");
+      try {
+        await verifyCallToken(request.headers.get(CALL_TOKEN_HEADER), { tool: call[0]!.params?.name, arguments: call[0]!.params?.arguments ?? {} }, (keys ??= toolgateKeys(toolgateUrl())), request.url.split("?")[0]!);
+      } catch (error) {
+        if (error instanceof CallRefused) return refusal(error.message);
+        throw error;
+      }
+      return handler.fetch(request, { parsedBody: body });
+    },
+    async announce(registrar: Registrar) {
+      if ("bus" in registrar || !registrar.url) throw new Error(`The stdio module "${spec.id}" is announced with an admin token and its URL.`);
+      const response = await fetch(groupUrl(registrar), {
+        method: "PUT",
+        headers: { authorization: `Bearer ${registrar.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify(groupBody(spec, registrar.url)),
+      });
+      await sent("register", response, (status) => status === 200 || status === 201);
+    },
+    async withdraw(registrar: Registrar) {
+      if ("bus" in registrar) throw new Error(`The stdio module "${spec.id}" is withdrawn with an admin token.`);
+      const response = await fetch(groupUrl(registrar), { method: "DELETE", headers: { authorization: `Bearer ${registrar.adminToken}` } });
+      await sent("remove", response, (status) => status === 204 || status === 404);
+    },
+    /** Ends the process (tests). */
+    async close() {
+      const open = connected;
+      connected = undefined;
+      await (await open?.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** The Lambda handler of a stdio server: see stdioModule; the registration event of ToolgateModule registers it. */
+export const stdioLambdaHandler = (spec: StdioModuleSpec): ModuleLambdaHandler => {
+  const module = stdioModule(spec);
+  return registrantHandler(module, (request) => module.fetch(request));
+};
