@@ -36,6 +36,7 @@ module.exports = {
           "^packages/core/src/(toolgate|error|json|validation|cleanup)\\.ts$",
           "^packages/core/src/[a-z-]+/index\\.ts$",
           "^packages/core/src/module/events\\.ts$",
+          "^packages/core/src/mcp/streams-shutdown\\.ts$",
           "^packages/core/src/events/(types|rules|webhook)\\.ts$",
           "^packages/core/src/dynamo/table\\.ts$",
         ],

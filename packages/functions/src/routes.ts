@@ -57,6 +57,12 @@ export const API = {
       toolLayers: "GET /agents/:id/tools/layers",
       messages: "GET /agents/:id/messages",
     },
+    offers: {
+      resources: "GET /agents/:id/resources",
+      read: "GET /agents/:id/resources/read",
+      prompts: "GET /agents/:id/prompts",
+      getPrompt: "POST /agents/:id/prompts/:name",
+    },
     calls: {
       call: "POST /agents/:id/calls",
       history: "GET /agents/:id/calls",

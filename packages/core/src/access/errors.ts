@@ -4,6 +4,7 @@ import { errorCatalog } from "../error";
 export const ACCESS_ERRORS = {
   role_not_found: 403,
   tool_not_available: 403,
+  ambiguous_resource: 400,
   tool_disabled: 403,
   permission_denied: 403,
   cannot_grant_groups: 403,

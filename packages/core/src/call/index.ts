@@ -6,17 +6,20 @@ import type { CallFilter } from "../dynamo/calls";
 import type { Db } from "../dynamo/client";
 import { Keys } from "../dynamo/keys";
 import { callNotFound } from "./errors";
-import type { CallRecord, QueuedCall } from "./schema";
+import type { CallKind, CallRecord, QueuedCall } from "./schema";
 
-export { ApprovalQueueQuery, CallHistoryQuery, CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery, QueuedCall } from "./schema";
+export { ApprovalQueueQuery, CallHistoryQuery, CallKind, CallRecord, CallRequest, CallStatus, ClientResult, MAX_PAGE, PageQuery, QueuedCall } from "./schema";
 export { PENDING_STATUSES, transitions } from "./lifecycle";
 export { cancelWaitingCalls } from "./cancel";
 export { CALL_ERRORS, callError, callNotFound } from "./errors";
 
+/** A record as answers show it: what it used named, a record stored without `kind` (every tool's call) as a tool's. */
+export const shown = (record: CallRecord): Omit<CallRecord, "kind"> & { kind: CallKind } => ({ ...record, kind: record.kind ?? "tool" });
+
 export async function history(db: Db, agentId: string, filter: CallFilter, limit: number, cursor: string | undefined) {
   const page = await listCalls(db, agentId, filter, limit, cursor);
   if (page === "invalid_cursor") throw invalidCursor();
-  return page;
+  return { ...page, calls: page.calls.map(shown) };
 }
 
 export async function get(db: Db, agentId: string, callId: string): Promise<CallRecord> {

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { OfferAnswer } from "../executor/schema";
 import type { McpResultSummary } from "./schema";
 
 type Block = CallToolResult["content"][number];
@@ -54,3 +55,11 @@ export function summariseMcpResult(result: CallToolResult, scrub: (text: string)
   const more = result.content.length - blocks.length;
   return { blocks, ...(more > 0 ? { moreBlocks: more } : {}), ...(result.structuredContent === undefined ? {} : { structuredContent: true as const }) };
 }
+
+/** A resource's contents (each an embedded resource) or a prompt's messages (their content) as the blocks a summary describes. */
+export const asBlocks = (answer: OfferAnswer): CallToolResult => ({
+  content:
+    answer.kind === "resource"
+      ? answer.result.contents.map((resource) => ({ type: "resource" as const, resource }))
+      : (answer.result.messages.map((message) => message.content) as CallToolResult["content"]),
+});

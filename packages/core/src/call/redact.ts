@@ -1,5 +1,5 @@
 import type { ToolResult } from "../executor/schema";
-import { summariseMcpResult } from "./mcp-summary";
+import { asBlocks, summariseMcpResult } from "./mcp-summary";
 import type { StoredResult } from "./schema";
 
 export const REDACTED = "[REDACTED]";
@@ -284,9 +284,10 @@ function scrubbedContent(content: string, scrub: (text: string) => string): stri
  */
 export function storedResult(result: ToolResult, secrets: string[] = []): StoredResult {
   const scrub = scrubberFor(secrets);
-  const { metadata, mcpResult, ...rest } = result;
+  const { metadata, mcpResult, mcpAnswer, ...rest } = result;
   const scrubbedMetadata = metadata === undefined ? undefined : (scrubValue(metadata, secrets) as Record<string, unknown>);
-  const summary = mcpResult === undefined ? {} : { mcp: summariseMcpResult(mcpResult, scrub) };
+  const answered = mcpResult ?? (mcpAnswer && asBlocks(mcpAnswer));
+  const summary = answered === undefined ? {} : { mcp: summariseMcpResult(answered, scrub) };
   const base = { ...rest, content: scrubbedContent(result.content, scrub), ...summary };
   const whole = scrubbedMetadata !== undefined && depthOf(scrubbedMetadata) <= MAX_STORED_DEPTH ? { ...base, metadata: scrubbedMetadata } : base;
   if (base.content.length <= MAX_STORED_BYTES && byteLength(JSON.stringify(whole)) <= MAX_STORED_BYTES) return whole;

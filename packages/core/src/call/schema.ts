@@ -62,11 +62,18 @@ export const StoredResult = z.object({
 });
 export type StoredResult = z.infer<typeof StoredResult>;
 
+/** What a call used: a tool (a record without `kind`, as every record before resources and prompts), a resource read or a prompt get. */
+export const CallKind = z.enum(["tool", "resource", "prompt"]);
+export type CallKind = z.infer<typeof CallKind>;
+
 export const CallRecord = z.object({
   callId: z.string(),
   agentId: z.string(),
   roleId: z.string(),
+  /** The tool; for a resource read "resources/read" (the URI in its arguments), for a prompt get the prompt's name. */
   tool: z.string(),
+  /** Stored only for a resource read or a prompt get; answers name a tool's call "tool". */
+  kind: z.enum(["resource", "prompt"]).optional(),
   group: z.string().nullable(),
   /** The scope of the group whose tool ran: a department's or an agent's own tool in front of everyone's is named so. */
   scope: GroupScope.optional(),

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { Executor } from "../executor/schema";
 import { Name, ToolDefinition } from "../tool/schema";
 import { GroupScope, SYSTEM } from "../scope/schema";
+import { OfferPolicy, Offers } from "../offer/schema";
 
 export const GroupSource = z.enum(["builtin", "module", "api"]);
 export type GroupSource = z.infer<typeof GroupSource>;
@@ -35,6 +36,10 @@ export const GroupDefinition = z.strictObject({
   executor: Executor.optional(),
   /** Who the group's tools are for: everyone (the default), one department, or one agent. */
   scope: GroupScope.optional(),
+  /** What its MCP server offers besides tools (resources, templates, prompts), imported with its tools. */
+  offers: Offers.optional(),
+  /** How the guard treats the group's resource reads and prompt gets. */
+  offerPolicy: OfferPolicy.optional(),
 });
 export type GroupDefinition = z.infer<typeof GroupDefinition>;
 
@@ -45,10 +50,11 @@ export const GroupInput = z
     tools: ToolList.optional(),
     executor: Executor.optional(),
     scope: GroupScope.optional(),
+    offerPolicy: OfferPolicy.optional(),
   })
   .superRefine((input, ctx) => {
-    if (input.tools === undefined && input.executor?.type !== "mcp")
-      ctx.addIssue({ code: "custom", path: ["tools"], message: 'is required unless the executor is an MCP server ({ "type": "mcp", ... }), whose tools are imported' });
+    if (input.tools === undefined && input.executor?.type !== "mcp" && input.executor?.type !== "stdio")
+      ctx.addIssue({ code: "custom", path: ["tools"], message: 'is required unless the executor is an MCP server ({ "type": "mcp", ... } or { "type": "stdio", ... }), whose tools are imported' });
   });
 export type GroupInput = z.infer<typeof GroupInput>;
 

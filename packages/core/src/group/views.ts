@@ -14,9 +14,11 @@ export const groupView = (group: Group) => ({
   source: group.source,
   ...(group.module ? { module: group.module } : {}),
   ...(group.executor ? { executor: group.executor } : {}),
+  ...(group.offerPolicy ? { offerPolicy: group.offerPolicy } : {}),
   registeredAt: group.registeredAt,
   updatedAt: group.updatedAt,
   tools: group.tools,
+  ...(group.offers ? { offers: group.offers } : {}),
 });
 
 export const summarise = (group: Group): GroupSummary => ({

@@ -27,6 +27,8 @@ import { namingCall } from "./errors";
 import type { CallRelay } from "../executor/relay";
 import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
+import { offerRequest, prepareOffer } from "./offer";
+import type { OfferCall } from "../offer/schema";
 import type { Admitted, Plan } from "./plan";
 import { refusal } from "./refusal";
 import { readyRun, runAndSettle } from "./run";
@@ -108,8 +110,9 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
  * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
  * `answering`: told the outcome of a call that ran while its record is written (see Answering).
+ * `offer`: a resource read or a prompt get (guardedOffer), not a tool's call.
  */
-export type CallOptions = { askedOf?: "user"; relay?: CallRelay; answering?: Answering };
+export type CallOptions = { askedOf?: "user"; relay?: CallRelay; answering?: Answering; offer?: OfferCall };
 
 /** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
 const questionsToOperators = (view: View) => view.access.role.questions === "operator";
@@ -131,7 +134,8 @@ async function readiedWhileTravelling(deps: GuardDeps, pending: PendingAdmission
  * policies refuse has the counters it counted put back. A call_tool call is the call of the tool it names, and recorded as that tool's.
  */
 export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallRequest, options: CallOptions = {}): Promise<GuardedCallResponse> {
-  const { request, problem } = await throughCallTool(asked);
+  const { offer } = options;
+  const { request, problem } = offer ? { request: asked, problem: undefined } : await throughCallTool(asked);
   const started = new Date();
   const callId = createId("call");
   const expiresAt = retentionExpiry(deps.settings, { startedAt: started.toISOString() });
@@ -140,6 +144,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
     agentId: caller.id,
     roleId: caller.roleId,
     tool: request.tool,
+    ...(offer ? { kind: offer.kind } : {}),
     group: null,
     status: "running",
     ...stored,
@@ -168,13 +173,13 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
   try {
     for (let attempt = 1; ; attempt++) {
       if (Date.now() > deadline) throw busy();
-      view = await viewDeciding(deps, view, request.tool);
+      if (!offer) view = await viewDeciding(deps, view, request.tool);
       /** A plan refused on a cached view is made again on a fresh one; on a fresh view the refusal stands. */
       const refusedOn = async (refused: Refused) => {
         if (view.fresh) return await refuseUncounted(refused.error, refused.group, refused.decision);
         view = await freshView(deps, caller);
       };
-      const prepared = await prepare(view.access, request.tool, request.arguments, deps.settings);
+      const prepared = offer ? prepareOffer(view.access, offer, deps.settings) : await prepare(view.access, request.tool, request.arguments, deps.settings);
       if (prepared.kind === "refuse") {
         await refusedOn(prepared);
         continue;
@@ -188,7 +193,7 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
       const decided = await deps.states.exclusive(caller.id, async () => {
         guard = deps.states.peek(caller.id) ?? (await readGuard(deps.db, caller.id));
         const fingerprint = callFingerprint(request.tool, prepared.args);
-        const admitted = admit(guard.state, { tool: request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, prepared.policy, deps.settings.doomLoopThreshold);
+        const admitted = admit(guard.state, { tool: prepared.counter ?? request.tool, fingerprint, nowSeconds: Math.floor(started.getTime() / 1000) }, prepared.policy, deps.settings.doomLoopThreshold);
         if (!admitted.admitted) {
           // The policies' refusal comes first, as if they had been asked before the counters.
           const planned = known ?? (await prepared.decide());
@@ -293,3 +298,11 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
     throw error;
   }
 }
+
+/**
+ * A resource read or a prompt get through the guard, as a tool's call is: decided by the same view (a URI or prompt the
+ * agent could not have listed is tool_not_available), counted under the group's offer policy, decided by the policies,
+ * run live on the group's server within its timeout, and recorded (`kind: "resource"` or `"prompt"`).
+ */
+export const guardedOffer = (deps: GuardDeps, caller: Agent, offer: OfferCall, options: Omit<CallOptions, "offer" | "askedOf"> = {}) =>
+  guardedCall(deps, caller, offerRequest(offer), { ...options, offer }) as Promise<Extract<GuardedCallResponse, { status: 200 }>>;

@@ -39,13 +39,16 @@ export type Plan =
 
 export type Admitted = Extract<Plan, { kind: "admit" }>;
 
-/** The Cedar policies' decision about a call with valid arguments, as the plan's refusal or what it admits. */
-async function policyDecision(access: Access, definition: ToolDefinition, group: string, args: Record<string, unknown>, applicable: Applicable) {
+/**
+ * The Cedar policies' decision about a call with valid arguments, as the plan's refusal or what it admits. `own`: a
+ * resource read's or prompt get's own context (`uri`, `prompt`) and the name its refusal gives it.
+ */
+export async function policyDecision(access: Access, definition: ToolDefinition, group: string, args: Record<string, unknown>, applicable: Applicable, own?: { name: string; context: Record<string, string> }) {
   const { agent, role } = access;
   const root = workspaceRootOf(role, agent);
-  const tool = definition.function.name;
+  const tool = own?.name ?? definition.function.name;
   try {
-    const { decision, facts } = await decideCall({ principal: principalOf(agent, role), definition, group, args, root, revision: access.revision, applicable });
+    const { decision, facts } = await decideCall({ principal: principalOf(agent, role), definition, group, args, root, revision: access.revision, applicable, ...(own ? { context: own.context } : {}) });
     if (decision.effect !== "deny") return { decision };
     const deciding = decision.policies.flatMap((id) => access.policies.get(id) ?? []);
     return { decision, error: policyDenied(tool, deciding, facts, root) };
@@ -93,6 +96,8 @@ export type Prepared = {
   policy: EffectivePolicy;
   /** Some policy applies to the call: its answer takes Cedar's time. With none, the answer is known at once. */
   asksPolicies: boolean;
+  /** The counter its rate limits and doom loop count under, when not the tool's own (a resource read's: per kind and group). */
+  counter?: string;
   decide(): Promise<Plan>;
 };
 

@@ -1,5 +1,5 @@
 import { createMcpHandler, originValidationResponse, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
+import type { AuthInfo, CallToolResult, InputRequiredResult, JSONRPCRequest, McpHttpHandler, McpRequestContext, Result, ServerContext } from "@modelcontextprotocol/server";
 import { ASK_USER, AskUserArguments } from "../question/schema";
 import { askingRoute, askTheUser, questionAnswered } from "./ask";
 import type { AskingRoute } from "./ask";
@@ -17,18 +17,23 @@ import type { Answering, GuardDeps, GuardedCallResponse, RunOutcome } from "../g
 import { goOn } from "../guard/resume";
 import type { PausedCall } from "../guard/resume";
 import { InputRequired } from "../executor/index";
-import { pauseCall, pausedOf } from "./paused";
+import { foreignRequestState, pauseCall, pausedOf } from "./paused";
 import { CALL_TOOL } from "../builtin/tool-search";
-import { completed, refused, waiting } from "./results";
+import { completed, refused, upstreamError, waiting } from "./results";
 import type { WaitingCall } from "./results";
 import type { McpSettings } from "./schema";
 import { declaresTasks, noInput, notCancellable, taskOf, TASKS_EXTENSION, unknownTask } from "./tasks";
 import { StaleCursorError, toolsPage } from "./tools";
+import { serveOffers } from "./offers";
+import { isListen, serveListen } from "./streams-listen";
+import { openSessionStream } from "./streams-session";
+import { serveSubscriptions } from "./subscriptions-serve";
 
 export { DEFAULT_MCP_SETTINGS, McpSettings } from "./schema";
 export { annotationsOf } from "../tool/exports";
 export { mcpTools } from "./tools";
 export type { RefusalMeta } from "./results";
+export { closeMcpStreams } from "./streams-shutdown";
 
 /** Who is on the other end of one MCP request, and what serves them; authenticated at the edge. */
 export type McpCaller = { deps: GuardDeps; agent: Agent; settings: McpSettings };
@@ -48,7 +53,7 @@ type McpRequest = McpCaller & {
 const MAX_REQUEST_BYTES = 1024 * 1024;
 const SERVER_INFO = { name: "toolgate", version: "1.0.0" };
 const INSTRUCTIONS =
-  "toolgate governs these tools: every call is checked against your role's policy and recorded. A refused call comes back as an error result whose _meta.code says why and whether to retry.";
+  "toolgate governs these tools, resources and prompts: every call, read and get is checked against your role's policy and recorded. A refused call comes back as an error result whose _meta.code says why and whether to retry; a refused read or get as an error whose data.code says the same.";
 
 const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
@@ -128,7 +133,11 @@ async function answerTo(caller: McpRequest, name: string, args: Record<string, u
     if (error instanceof TaskCreated) throw error;
     if (error instanceof ToolgateError && isCallerRefusal(error)) throw (caller.refusal = error);
     if (error instanceof ToolgateError && error.code === "unknown_tool" && name !== CALL_TOOL) throw invalidParams(`Unknown tool: ${name}`);
-    if (error instanceof ToolgateError) return refused(error);
+    if (error instanceof ToolgateError) {
+      const upstream = upstreamError(error);
+      if (upstream) throw upstream;
+      return refused(error);
+    }
     if (error instanceof StoreUnavailableError) return refused(storeUnavailable(error));
     throw error;
   }
@@ -181,14 +190,26 @@ function serveTasks(server: Server, caller: McpCaller) {
 }
 
 /** A 2025-era client's log level, kept for its later requests (each is served afresh). */
+/** The lists a client may cache for a while: each is private to the agent. */
+const LISTS = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"] as const;
+
 const LogLevelParams = z.looseObject({ level: z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) });
+
+/**
+ * What toolgate declares: list changes and resource subscriptions only where they can be delivered, on a stream that
+ * outlives a request (responses stream: npm start), never where responses are buffered (API Gateway).
+ */
+const capabilitiesFor = (streams: boolean) =>
+  streams
+    ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } }
+    : { tools: {}, resources: {}, prompts: {} };
 
 function serverFor(caller: McpRequest): Server {
   const { deps, agent, settings, session } = caller;
   const server = new TaskAwareServer(SERVER_INFO, {
-    capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    capabilities: { ...capabilitiesFor(settings.streams), completions: {}, logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
-    cacheHints: { "tools/list": { ttlMs: caller.settings.listTtlMs, cacheScope: "private" } },
+    cacheHints: Object.fromEntries(LISTS.map((list) => [list, { ttlMs: caller.settings.listTtlMs, cacheScope: "private" as const }])),
   });
   server.setRequestHandler("tools/list", (request) => listTools(caller, request.params?.cursor));
   server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -198,11 +219,14 @@ function serverFor(caller: McpRequest): Server {
     const logLevel = once(() => logLevelOf(deps.db, session));
     const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client, logLevel });
     const tasks = declaresTasks(ctx.mcpReq.envelope);
+    const state = ctx.mcpReq.requestState();
     if (name !== ASK_USER) {
-      const paused = pausedOf(deps.seal, ctx.mcpReq.requestState(), agent.id);
+      const paused = pausedOf(deps.seal, state, agent.id);
+      if (state !== undefined && !paused) throw foreignRequestState();
       return callTool(caller, name, args, { tasks, relay, ...(paused ? { paused: { call: paused, inputResponses: ctx.mcpReq.inputResponses ?? {} } } : {}) });
     }
-    const answered = questionAnswered(deps.seal, ctx.mcpReq.requestState(), agent.id);
+    const answered = questionAnswered(deps.seal, state, agent.id);
+    if (state !== undefined && !answered) throw foreignRequestState();
     if (answered) return resumeQuestion(caller, answered, args, ctx.mcpReq.inputResponses);
     return callTool(caller, name, args, { tasks, relay, asks: askingRoute(ctx.mcpReq.envelope, settings.streams, client) });
   });
@@ -211,8 +235,15 @@ function serverFor(caller: McpRequest): Server {
     return {};
   });
   serveTasks(server, caller);
+  const refuseCaller = (error: ToolgateError): never => {
+    throw (caller.refusal = error);
+  };
+  serveOffers(server, { deps, agent, settings, refuseCaller });
+  if (settings.streams) serveSubscriptions(server, { deps, agent, session, refuseCaller });
   return server;
 }
+
+const serverOf = (context: McpRequestContext) => serverFor(callerOf(context));
 
 const callerOf = (context: McpRequestContext): McpRequest => {
   const caller = context.authInfo?.extra?.caller as McpRequest | undefined;
@@ -230,7 +261,7 @@ let handler: McpHttpHandler | undefined;
  * request to the client), which makes it a stream.
  */
 const mcpHandler = () =>
-  (handler ??= createMcpHandler((context) => serverFor(callerOf(context)), {
+  (handler ??= createMcpHandler(serverOf, {
     legacy: "stateless",
     responseMode: "auto",
     maxRequestBodySize: MAX_REQUEST_BYTES,
@@ -257,11 +288,29 @@ export async function serveMcp(request: Request, parsedBody: unknown, caller: Mc
   const sessionId = handshakeSession(caller.deps.seal, caller.agent.id, parsedBody);
   const served: McpRequest = { ...caller, session: clientOf(caller.deps.seal, request, caller.agent.id) };
   const authInfo = { token: "[agent token]", clientId: caller.agent.id, scopes: [], extra: { caller: served } };
+  const streamed = caller.settings.streams ? await serveStream(request, parsedBody, served, authInfo) : undefined;
+  if (streamed) return streamed;
   const options = parsedBody === undefined ? { authInfo } : { authInfo, parsedBody };
   const response = await mcpHandler().fetch(request, options);
   if (served.recording && !(await served.recording)) return mcpHandler().fetch(request, options);
   if (served.refusal) throw served.refusal;
   return sessionId && response.ok ? withHeader(response, SESSION_HEADER, sessionId) : response;
+}
+
+/**
+ * What outlives a request, where responses stream: a 2025-era session's own stream (GET) and a 2026-07-28 listen, each
+ * fed only what this agent may see. Anything else is a request like any other (undefined). A DELETE stays 405: a
+ * sealed session id cannot be terminated, so closing the stream is how a session's subscriptions end.
+ */
+async function serveStream(request: Request, parsedBody: unknown, served: McpRequest, authInfo: AuthInfo): Promise<Response | undefined> {
+  const { deps, agent, session } = served;
+  if (request.method === "GET" && session.kind === "session") return openSessionStream(request, deps, agent, session);
+  if (request.method === "POST" && isListen(parsedBody)) {
+    const response = await serveListen(request, parsedBody, deps, agent, serverOf, authInfo);
+    if (served.refusal) throw served.refusal;
+    return response;
+  }
+  return undefined;
 }
 
 function withHeader(response: Response, name: string, value: string): Response {

@@ -24,5 +24,7 @@ export const ListCursor = z.strictObject({
   role: z.number().int(),
   catalog: z.number().int(),
   offset: z.number().int().min(0),
+  /** Which list the cursor pages, besides tools. */
+  list: z.enum(["resources", "resourceTemplates", "prompts"]).optional(),
 });
 export type ListCursor = z.infer<typeof ListCursor>;

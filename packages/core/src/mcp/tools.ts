@@ -37,18 +37,26 @@ function decodeCursor(text: string): ListCursor {
   }
 }
 
-/** One page of the agent's tools; a cursor from another agent or an older role or catalog is refused. */
-export function toolsPage(view: View, pageSize: number, cursor?: string): { tools: Tool[]; nextCursor?: string } {
-  const bound = { agent: view.access.agent.id, role: view.access.role.version, catalog: view.version };
+/** Which of an agent's lists a cursor pages: tools (none named), or what its groups offer. */
+export type ListName = ListCursor["list"];
+
+/** One page of one of the agent's lists; a cursor from another agent, another list or an older role or catalog is refused. */
+export function pageOf<T>(view: View, items: readonly T[], pageSize: number, cursor: string | undefined, list?: ListName): { page: T[]; nextCursor?: string } {
+  const bound = { agent: view.access.agent.id, role: view.access.role.version, catalog: view.version, ...(list ? { list } : {}) };
   let offset = 0;
   if (cursor !== undefined) {
     const decoded = decodeCursor(cursor);
-    if (decoded.agent !== bound.agent || decoded.role !== bound.role || decoded.catalog !== bound.catalog)
-      throw new StaleCursorError("The cursor belongs to another agent or to a tool list that has changed since; list the tools again from the start.");
+    if (decoded.agent !== bound.agent || decoded.role !== bound.role || decoded.catalog !== bound.catalog || decoded.list !== list)
+      throw new StaleCursorError("The cursor belongs to another agent or list, or to a list that has changed since; list again from the start.");
     offset = decoded.offset;
   }
-  const tools = mcpTools(view);
-  const page = tools.slice(offset, offset + pageSize);
+  const page = items.slice(offset, offset + pageSize);
   const next = offset + pageSize;
-  return next < tools.length ? { tools: page, nextCursor: encodeCursor({ ...bound, offset: next }) } : { tools: page };
+  return next < items.length ? { page, nextCursor: encodeCursor({ ...bound, offset: next }) } : { page };
+}
+
+/** One page of the agent's tools. */
+export function toolsPage(view: View, pageSize: number, cursor?: string): { tools: Tool[]; nextCursor?: string } {
+  const { page, nextCursor } = pageOf(view, mcpTools(view), pageSize, cursor);
+  return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }

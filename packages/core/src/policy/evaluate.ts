@@ -23,6 +23,8 @@ export type CallToDecide = {
   root: string | null;
   revision: number;
   applicable: Applicable;
+  /** Attributes of the use itself beside the call's facts: a resource read's `uri`, a prompt get's `prompt`. */
+  context?: Record<string, string>;
 };
 
 export type Decided = { decision: PolicyDecision; facts: CallFacts | undefined };
@@ -102,9 +104,9 @@ const SLICE_MS = 4;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The call's parts as the policies are asked about them: its questions, its facts, its arguments as Cedar values. */
-type Parts = { questions: readonly Question[]; facts: CallFacts; input: Context["input"] };
+type Parts = { questions: readonly Question[]; facts: CallFacts; input: Context["input"]; own: Context };
 
-async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], { questions, facts, input }: Parts): Promise<Verdict> {
+async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], { questions, facts, input, own }: Parts): Promise<Verdict> {
   if (!policies.length) return { effect: "none", policies: [] };
   const { ask, reads } = questioner(await cedar(), { principal: call.principal, tool: call.definition.function.name, group: call.group }, policies);
   const keyOf = keyer(reads);
@@ -117,7 +119,7 @@ async function verdict(call: CallToDecide, policies: readonly StoredPolicy[], { 
       await nextTurn();
       slice = performance.now();
     }
-    answers.set(key, ask(contextOf(question, facts, input)));
+    answers.set(key, ask({ ...contextOf(question, facts, input), ...own }));
   }
   return strictest([...answers.values()]);
 }
@@ -139,7 +141,8 @@ export async function decideCall(call: CallToDecide): Promise<Decided> {
     if (!enforce.length) return { decision: { ...none, logOnly: { effect: "deny", policies: logOnly.map((policy) => policy.id) } }, facts: undefined };
     throw unreadableCommand(tool, facts.argument, facts.problem, facts.code);
   }
-  const parts: Parts = { questions: questionsOf(facts), facts, input: cedarInput(call.definition.function.parameters, call.args) };
+  const own = Object.fromEntries(Object.entries(call.context ?? {}).map(([name, value]) => [name, wellFormed(value)]));
+  const parts: Parts = { questions: questionsOf(facts), facts, input: cedarInput(call.definition.function.parameters, call.args), own };
   try {
     const enforced = await verdict(call, enforce, parts);
     const decision: PolicyDecision = { ...enforced, revision: call.revision };

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { Agent } from "@toolgate/core/agent";
 import { AnswerToken } from "@toolgate/core/answer-token";
-import { CallRecord, CallStatus } from "@toolgate/core/call";
+import { CallKind, CallRecord, CallStatus } from "@toolgate/core/call";
 import { EXECUTOR_TYPES } from "@toolgate/core/executor";
 import { Executor, Group, GroupSource } from "@toolgate/core/group";
 import { Message } from "@toolgate/core/message";
@@ -101,7 +101,9 @@ export const DepartmentList = z.object({
 });
 export const ToolSearchResult = z.object({ agentId: z.string(), query: z.string(), tools: z.array(AgentToolDefinition) });
 
-export const CallPage = page("calls", CallRecord);
+/** A call record as the history answers it: what it used named (a record stored without one is a tool's call). */
+export const ShownCallRecord = CallRecord.extend({ kind: CallKind });
+export const CallPage = page("calls", ShownCallRecord);
 export const MessagePage = page("messages", Message.omit({ to: true }).loose());
 export const CallAnswer = z
   .object({
@@ -173,3 +175,13 @@ export const Simulation = z.object({
   flips: z.array(z.object({ callId: z.string(), agentId: z.string(), tool: z.string(), startedAt: z.string(), from: Verdict, to: Verdict })),
   byPolicy: z.array(z.object({ policyId: z.string(), flips: z.number().int() })),
 });
+
+const Offered = { group: z.string().describe("the group whose MCP server offers it") };
+const Resource = z.looseObject({ uri: z.string().describe("toolgate://<group>/<the server's own URI>"), name: z.string(), ...Offered });
+const Template = z.looseObject({ uriTemplate: z.string().describe("toolgate://<group>/<the server's own template>"), name: z.string(), ...Offered });
+const Prompt = z.looseObject({ name: z.string(), description: z.string().optional(), arguments: z.array(z.looseObject({ name: z.string() })).optional(), ...Offered });
+
+export const AgentResources = z.object({ agentId: z.string(), resources: z.array(Resource), resourceTemplates: z.array(Template) });
+export const AgentPrompts = z.object({ agentId: z.string(), prompts: z.array(Prompt) });
+export const ReadAnswer = z.looseObject({ callId: z.string(), contents: z.array(z.looseObject({ uri: z.string() })).describe("MCP's ReadResourceResult contents, as the server answered (its own URIs)") });
+export const PromptAnswer = z.looseObject({ callId: z.string(), description: z.string().optional(), messages: z.array(z.looseObject({ role: z.string() })) });

@@ -22,6 +22,13 @@ const GUARD_REFUSALS = mergeErrors(
   errorsFrom(EXECUTOR_ERRORS, "client_executed", "no_executor", "executor_failed", "tool_timeout"),
   errorsFrom(POLICY_ERRORS, "policy_denied", "unreadable_command", "command_too_complex", "policy_unavailable"),
 );
+const OFFER_REFUSALS = mergeErrors(
+  errorsFrom(CALL_ERRORS, "invalid_request"),
+  errorsFrom(GUARD_ERRORS, "invalid_arguments", "rate_limited", "doom_loop_detected"),
+  errorsFrom(ACCESS_ERRORS, "tool_not_available", "ambiguous_resource"),
+  errorsFrom(EXECUTOR_ERRORS, "no_executor", "executor_failed", "tool_timeout"),
+  errorsFrom(POLICY_ERRORS, "policy_denied", "policy_unavailable"),
+);
 const UNANSWERABLE_APPROVAL = mergeErrors(
   errorsFrom(CALL_ERRORS, "call_not_found"),
   errorsFrom(GUARD_ERRORS, "call_already_answered"),
@@ -53,6 +60,23 @@ export const executionDocs = {
     answers: { 200: A.ToolLayers },
     errors: AGENT_NOT_FOUND,
   },
+  "GET /agents/:id/resources": {
+    summary: "The resources and resource templates the agent may read, from its groups' MCP servers, under toolgate://<group>/<the server's URI>",
+    answers: { 200: A.AgentResources },
+    errors: AGENT_NOT_FOUND,
+  },
+  "GET /agents/:id/resources/read": {
+    summary: "Read a resource through the guard (live from its server, recorded as a call of kind resource)",
+    description: "A URI the agent could not have listed is refused as an unavailable tool is (403 tool_not_available).",
+    answers: { 200: A.ReadAnswer },
+    errors: OFFER_REFUSALS,
+  },
+  "GET /agents/:id/prompts": { summary: "The prompts the agent may get, named as its tools are (the group's toolPrefix first)", answers: { 200: A.AgentPrompts }, errors: AGENT_NOT_FOUND },
+  "POST /agents/:id/prompts/:name": {
+    summary: "Get a prompt through the guard (live from its server, recorded as a call of kind prompt)",
+    answers: { 200: A.PromptAnswer },
+    errors: OFFER_REFUSALS,
+  },
   "GET /agents/:id/messages": { summary: "Messages to the agent, oldest first", answers: { 200: A.MessagePage }, errors: mergeErrors(AGENT_NOT_FOUND, INVALID_CURSOR) },
   "POST /agents/:id/calls": {
     summary: "A tool call through the guard: it runs, waits for an approval (202) or is refused, and is recorded",
@@ -60,7 +84,7 @@ export const executionDocs = {
     errors: GUARD_REFUSALS,
   },
   "GET /agents/:id/calls": { summary: "The agent's calls, newest first, by status and tool", answers: { 200: A.CallPage }, errors: mergeErrors(AGENT_NOT_FOUND, INVALID_CURSOR) },
-  "GET /agents/:id/calls/:callId": { summary: "One call record", answers: { 200: A.CallRecord }, errors: mergeErrors(AGENT_NOT_FOUND, errorsFrom(CALL_ERRORS, "call_not_found")) },
+  "GET /agents/:id/calls/:callId": { summary: "One call record", answers: { 200: A.ShownCallRecord }, errors: mergeErrors(AGENT_NOT_FOUND, errorsFrom(CALL_ERRORS, "call_not_found")) },
   "POST /agents/:id/calls/:callId/result": {
     summary: "The runtime's result for a client-executed call",
     answers: { 200: A.CallRecord },

@@ -29,7 +29,7 @@ export const calls = new Hono<Env>()
   })
   .on(method(R.get), path(R.get), requireAdminOrSelf, async (c) => {
     const agent = await agentFor(c.get("toolgate"), c.get("principal"), c.req.param("id"));
-    return c.json(await Call.get(c.get("toolgate").db, agent.id, c.req.param("callId")));
+    return c.json(Call.shown(await Call.get(c.get("toolgate").db, agent.id, c.req.param("callId"))));
   })
   .on(method(R.result), path(R.result), requireSelf, json(Call.ClientResult, Call.CALL_ERRORS, "invalid_result", "The tool result"), async (c) =>
     c.json(await reportResult(c.get("toolgate").guard, c.get("agent").id, c.req.param("callId"), c.req.valid("json"), new Date())),

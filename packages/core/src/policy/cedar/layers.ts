@@ -22,7 +22,7 @@ export function layerGroups(manager: ToolGroupManager, layer: GroupScope, groupI
     if (!group) return [];
     if (scopeOfGroup(group) === layer) return [group];
     const kept = group.tools.filter((tool) => toolInLayer(manager, layer, tool.function.name)?.group.id === id);
-    return [{ id, tools: [], untyped: kept.map((tool) => tool.function.name) }];
+    return [{ id, tools: [], untyped: kept.map((tool) => tool.function.name), ...(group.offers ? { offers: group.offers } : {}) }];
   });
 }
 

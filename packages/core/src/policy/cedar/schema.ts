@@ -1,5 +1,6 @@
 import type { ActionType, EntityType, SchemaJson } from "@cedar-policy/cedar-wasm/nodejs";
 import type { Group } from "../../group/schema";
+import { OFFER_ACTIONS } from "../../offer/schema";
 
 export type CedarType = { type: "String" } | { type: "Long" } | { type: "Boolean" } | { type: "Set"; element: CedarType } | CedarRecord;
 export type CedarAttribute = CedarType & { required?: false };
@@ -36,7 +37,7 @@ const ENTITY_TYPES: Record<string, EntityType<string>> = {
  * definitions another layer types. Those are actions a policy may name (in the group), with no context, so Cedar
  * checks no call of theirs here.
  */
-export type SchemaGroup = Pick<Group, "id" | "tools"> & { untyped?: readonly string[] };
+export type SchemaGroup = Pick<Group, "id" | "tools" | "offers"> & { untyped?: readonly string[] };
 
 export function cedarSchema(groups: Iterable<SchemaGroup>): CatalogSchema {
   const actions = new Map<string, ActionType<string>>();
@@ -45,8 +46,14 @@ export function cedarSchema(groups: Iterable<SchemaGroup>): CatalogSchema {
     if (actions.has(name)) throw new Error(`The tool "${name}" appears more than once in the catalog; tool names are unique.`);
     actions.set(name, action);
   };
+  const reading: string[] = [];
+  const prompting: string[] = [];
+  const promptArguments = new Set<string>();
   for (const group of groups) {
     const groupAction = `group:${group.id}`;
+    if (group.offers?.resources.length || group.offers?.resourceTemplates.length) reading.push(groupAction);
+    if (group.offers?.prompts.length) prompting.push(groupAction);
+    for (const prompt of group.offers?.prompts ?? []) for (const argument of prompt.arguments ?? []) promptArguments.add(argument.name);
     actions.set(groupAction, {});
     for (const name of group.untyped ?? []) add(name, { memberOf: [{ id: groupAction }] });
     for (const tool of group.tools) {
@@ -59,8 +66,25 @@ export function cedarSchema(groups: Iterable<SchemaGroup>): CatalogSchema {
       });
     }
   }
+  if (reading.length) add(OFFER_ACTIONS.resource, offerAction(reading, { type: "Record", attributes: { uri: STRING } }, "uri"));
+  if (prompting.length) {
+    const input = Object.fromEntries([...promptArguments].filter((name) => !nameProblem(name)).map((name) => [name, { ...STRING, required: false as const }]));
+    add(OFFER_ACTIONS.prompt, offerAction(prompting, { type: "Record", attributes: input }, "prompt"));
+  }
   return { schema: { "": { entityTypes: ENTITY_TYPES, actions: Object.fromEntries(actions) } }, unmapped };
 }
+
+/**
+ * A resource read or a prompt get: one action in the action group of every group offering it, its context a call's
+ * (every fact at its empty value, so a policy about every action still reads it) with `input` and its own attribute.
+ */
+const offerAction = (groupActions: readonly string[], input: CedarRecord, own: "uri" | "prompt"): ActionType<string> => {
+  const context = callContext(input);
+  return {
+    memberOf: groupActions.map((id) => ({ id })),
+    appliesTo: { principalTypes: ["Agent"], resourceTypes: ["ToolGroup"], context: { ...context, attributes: { ...context.attributes, [own]: STRING } } },
+  };
+};
 
 const callContext = (input: CedarRecord): CedarRecord => ({
   type: "Record",

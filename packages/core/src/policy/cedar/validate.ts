@@ -9,9 +9,13 @@ import type { PolicyProblem } from "./read";
 import { cedarSchema } from "./schema";
 import type { CatalogSchema } from "./schema";
 import { cedar } from "./wasm";
+import { isOfferAction } from "../../offer/schema";
 import type { CedarWasm } from "./wasm";
 
 const MAX_SCHEMAS_PER_SNAPSHOT = 256;
+
+/** The groups that offer resources or prompts: those a policy naming "resources/read" or "prompts/get" can meet. */
+const offeringGroups = (manager: ToolGroupManager) => manager.getAllGroupIds().filter((id) => manager.getGroup(id)?.offers);
 const schemas = new WeakMap<ToolGroupManager, Map<string, CatalogSchema>>();
 
 export type ToValidate = { id: string; cedar: string; targets: PolicyTargets; scope: Scope };
@@ -27,6 +31,7 @@ function groupsNamed(wasm: CedarWasm, manager: ToolGroupManager, layer: GroupSco
   for (const { targets, cedar: text } of policies) {
     const named = targets === "all" ? actionsInConditions(wasm, text) : targets;
     for (const tool of named.tools) {
+      if (isOfferAction(tool)) offeringGroups(manager).forEach((id) => ids.add(id));
       const group = manager.getToolGroup(tool);
       if (group !== null) ids.add(group);
     }

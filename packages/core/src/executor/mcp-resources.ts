@@ -1,0 +1,140 @@
+// What an MCP server offers besides tools: reached only through `loadMcpOffers()`, like the executor itself.
+import { isInputRequiredResult, SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
+import type { Client, CompleteRequest, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
+import { scrubSecrets } from "../call/redact";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
+import { exchange, failed, requestOptions } from "./mcp-connection";
+import type { Exchange, Upstream } from "./mcp-connection";
+import { upstreamName } from "./mcp-tools";
+import type { SecretSource } from "./secrets";
+import type { McpExecutor, OfferAnswer, ToolResult } from "./schema";
+
+/** Pages of a list followed before an import gives up on it. */
+const MAX_LIST_PAGES = 100;
+
+/** What a server lists besides tools, as it listed them (toolgate's offer/schema reads them). */
+export type ListedByServer = { resources: unknown[]; resourceTemplates: unknown[]; prompts: unknown[] };
+
+async function everyPage<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const listed = await list(cursor);
+    items.push(...listed.items);
+    if (!listed.nextCursor || listed.nextCursor === cursor) return items;
+    cursor = listed.nextCursor;
+  }
+  throw new Error(`a list was still paging after ${MAX_LIST_PAGES} pages`);
+}
+
+/** Every resource, template and prompt the server lists (each page), or none of a kind its capabilities do not declare. */
+export async function listMcpOffers(executor: McpExecutor | Upstream, source: SecretSource, timeoutMs: number): Promise<ListedByServer> {
+  const { value } = await exchange(executor, source, "resources/list", timeoutMs, () => undefined, async ({ client }, signal) => {
+    const capabilities = client.getServerCapabilities() ?? {};
+    const options = { ...requestOptions(signal, timeoutMs), cacheMode: "bypass" as const };
+    const from = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+    const resources = capabilities.resources
+      ? await everyPage(async (cursor) => {
+          const page = await client.listResources(from(cursor), options);
+          return { items: page.resources, nextCursor: page.nextCursor };
+        })
+      : [];
+    const resourceTemplates = capabilities.resources
+      ? await everyPage(async (cursor) => {
+          const page = await client.listResourceTemplates(from(cursor), options);
+          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+        })
+      : [];
+    const prompts = capabilities.prompts
+      ? await everyPage(async (cursor) => {
+          const page = await client.listPrompts(from(cursor), options);
+          return { items: page.prompts, nextCursor: page.nextCursor };
+        })
+      : [];
+    return { resources, resourceTemplates, prompts };
+  });
+  return value;
+}
+
+/** One use of an offer as its server knows it: the server's own URI, or the prompt's own name with its arguments. */
+export type UpstreamOffer = { kind: "resource"; uri: string } | { kind: "prompt"; name: string; arguments: Record<string, string> };
+
+/** A resource's contents or a prompt's messages as one text, for the call record: text as it is, anything else named. */
+function textOf(answer: OfferAnswer): string {
+  if (answer.kind === "resource")
+    return answer.result.contents.map((content) => ("text" in content ? content.text : `[blob ${content.mimeType ?? ""} ${content.uri}]`.replace("  ", " "))).join("\n");
+  return answer.result.messages
+    .map(({ role, content }) => `${role}: ${content.type === "text" ? content.text : content.type === "resource" ? `[resource ${content.resource.uri}]` : `[${content.type}]`}`)
+    .join("\n");
+}
+
+/**
+ * The answer as the agent gets it: without what names the server (a 2026-07-28 server stamps its serverInfo into _meta)
+ * or says how long it may be cached (its cacheScope and ttlMs: toolgate's own hints are the agent's), since to the
+ * agent's client toolgate is the server.
+ */
+function asToolgates<T extends { _meta?: Record<string, unknown> | undefined }>(answer: T): T {
+  const { cacheScope: _scope, ttlMs: _ttl, resultType: _type, ...rest } = answer as T & { cacheScope?: unknown; ttlMs?: unknown; resultType?: unknown };
+  if (!rest._meta || !(SERVER_INFO_META_KEY in rest._meta)) return rest as T;
+  const { [SERVER_INFO_META_KEY]: _server, ...meta } = rest._meta;
+  const { _meta: _stamped, ...unstamped } = rest;
+  return (Object.keys(meta).length ? { ...unstamped, _meta: meta } : unstamped) as T;
+}
+
+function offerResult(answer: OfferAnswer, context: Exchange): ToolResult {
+  if (nestsDeeperThan(answer.result)) throw failed(context, `its answer nests more than ${MAX_JSON_DEPTH} levels deep`);
+  const whole = { ...answer, result: scrubSecrets(asToolgates(answer.result), context.secrets) } as OfferAnswer;
+  return { content: textOf(whole), type: "text", mcpAnswer: whole };
+}
+
+/** A read or get the server answered input_required: it asks the agent's client for input first. */
+type AskedForInput = { kind: "input_required"; methods: string[] };
+
+async function ask(client: Client, offer: UpstreamOffer, signal: AbortSignal, timeoutMs: number): Promise<OfferAnswer | AskedForInput> {
+  const options = { ...requestOptions(signal, timeoutMs), allowInputRequired: true as const };
+  const answer = offer.kind === "resource" ? await client.readResource({ uri: offer.uri }, options) : await client.getPrompt({ name: offer.name, arguments: offer.arguments }, options);
+  if (isInputRequiredResult(answer)) return { kind: "input_required", methods: [...new Set(Object.values(answer.inputRequests ?? {}).map(({ method }) => method))] };
+  return offer.kind === "resource" ? { kind: "resource", result: answer as ReadResourceResult } : { kind: "prompt", result: answer as GetPromptResult };
+}
+
+/**
+ * A read or get whose server asks the agent's client for input (MCP 2026-07-28's input_required) is refused: a read
+ * or get is answered at once and recorded as one use, and toolgate pauses only a tool's call for its client's round trip.
+ */
+const asksForInput = (context: Exchange, offer: UpstreamOffer, { methods }: AskedForInput) =>
+  failed(
+    context,
+    `it asked the agent's client for input (${methods.join(", ") || "none named"}) before answering this ${offer.kind === "resource" ? "resources/read" : "prompts/get"}; toolgate carries such a round trip only for a tool's call, never for a resource read or a prompt get, so nothing was asked`,
+  );
+
+export type McpOfferOptions = { callToken?: Record<string, string>; admitted?: Promise<void> };
+
+/**
+ * Reads a resource or gets a prompt from the server, live, on a connection of the pool, within the deadline: past it
+ * 504 tool_timeout; an answer over 5 MiB, one the SDK cannot parse, an MCP error or an unreachable server, 502
+ * executor_failed. The answer is kept whole (scrubbed of the executor's secrets) for the agent.
+ */
+export async function runMcpOffer(executor: McpExecutor | Upstream, label: string, offer: UpstreamOffer, source: SecretSource, timeoutMs: number, { callToken = {}, admitted }: McpOfferOptions = {}): Promise<ToolResult> {
+  const { value, context } = await exchange(
+    executor,
+    source,
+    label,
+    timeoutMs,
+    (secrets) => ({ secrets, callToken, ...(admitted ? { admitted } : {}) }),
+    ({ client }, signal) => ask(client, offer, signal, timeoutMs),
+  );
+  if (value.kind === "input_required") throw asksForInput(context, offer, value);
+  return offerResult(value, context);
+}
+
+/** The prompt's name as its server knows it: toolgate's without the group's prefix. */
+export const upstreamPrompt = (executor: Pick<McpExecutor, "toolPrefix">, name: string) => upstreamName(executor, name);
+
+export type Completion = { values: string[]; total?: number; hasMore?: boolean };
+
+/** A completion of a prompt's or a template's argument, asked of the server that offers it (the ref as the server knows it). */
+export async function completeMcp(executor: McpExecutor | Upstream, params: CompleteRequest["params"], source: SecretSource, timeoutMs: number): Promise<Completion> {
+  const { value, context } = await exchange(executor, source, "completion/complete", timeoutMs, () => undefined, ({ client }, signal) => client.complete(params, requestOptions(signal, timeoutMs)));
+  const scrubbed = scrubSecrets(value.completion, context.secrets);
+  return { values: scrubbed.values.slice(0, 100), ...(scrubbed.total === undefined ? {} : { total: scrubbed.total }), ...(scrubbed.hasMore === undefined ? {} : { hasMore: scrubbed.hasMore }) };
+}
