@@ -15,7 +15,7 @@ type RequestOptions = { token?: string; body?: unknown; headers?: Record<string,
 export function httpClient(baseUrl: string) {
   const base = new URL(baseUrl);
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
-  const send = (method: string, path: string, options: RequestOptions = {}) =>
+  const send = (method: string, path: string, options: RequestOptions = {}, reused = false): Promise<{ status: number; text: string; bytes: number }> =>
     new Promise<{ status: number; text: string; bytes: number }>((done, fail) => {
       const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
       const headers: Record<string, string | number> = { ...options.headers };
@@ -30,7 +30,8 @@ export function httpClient(baseUrl: string) {
         });
         res.on("error", fail);
       });
-      req.on("error", fail);
+      // A kept socket the server closed while this process was busy (a phase of CPU work): sent again once, on a new one.
+      req.on("error", (error: NodeJS.ErrnoException) => (req.reusedSocket && !reused && error.code === "ECONNRESET" ? send(method, path, options, true).then(done, fail) : fail(error)));
       req.end(payload);
     });
   return {
