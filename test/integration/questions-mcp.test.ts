@@ -99,7 +99,7 @@ test("ask_user over MCP - a client that cannot elicit leaves the question to an 
   expect(events.of("question.asked").map((event) => event.callId)).toContain(callId);
   await client.close();
 
-  // The state toolgate sealed for one agent's question answers nothing for another: that agent's call is a question of its own.
+  // The state toolgate sealed for one agent's question answers nothing for another, and a forged one nothing at all: each is refused (-32602), never a new call.
   const asking = await rawCall(agent.token, { question: "Ship it?" }, { elicitation: { form: {} } });
   expect(asking.result?.resultType, JSON.stringify(asking)).toBe("input_required");
   const state = asking.result.requestState as string;
@@ -107,9 +107,10 @@ test("ask_user over MCP - a client that cannot elicit leaves the question to an 
   expect(pending.status).toBe("awaiting_answer");
   const stranger = await asker();
   const replayed = await rawCall(stranger.token, { question: "Ship it?" }, {}, { requestState: state, inputResponses: { answer: { action: "accept", content: { answer: "yes" } } } });
-  expect(replayed.result?._meta?.code, JSON.stringify(replayed)).toBe("awaiting_answer");
+  expect((replayed as { error?: { code: number } }).error?.code, JSON.stringify(replayed)).toBe(-32602);
   const forged = await rawCall(agent.token, { question: "Ship it?" }, {}, { requestState: "v1.forged", inputResponses: { answer: { action: "accept", content: { answer: "yes" } } } });
-  expect(forged.result?._meta?.code, JSON.stringify(forged)).toBe("awaiting_answer");
+  expect((forged as { error?: { code: number } }).error?.code, JSON.stringify(forged)).toBe(-32602);
+  expect((await callsOf(stranger)).filter((call) => call.askedOf === "user")).toEqual([]);
   expect((await request("GET", `/agents/${agent.agent.id}/calls/${pending.callId}`)).body.status).toBe("awaiting_answer");
 });
 

@@ -97,6 +97,25 @@ test("stdio group - every tool server-everything lists runs over REST, through t
   expect(await sandboxesOf("everything")).toEqual([pid]);
 });
 
+test("stdio group - server-everything's resources and prompts are imported with its tools, read and got through the guard on the same process, each recorded", async () => {
+  const registered = await admin("GET", "/groups/everything");
+  expect(registered.body.offers.resources.length).toBeGreaterThan(0);
+  expect(registered.body.offers.prompts.map((prompt: { name: string }) => prompt.name)).toContain("ev_simple-prompt");
+  const [pid] = await sandboxesOf("everything");
+  const listed = await stack.request("GET", `/agents/${agent.id}/resources`, agent.token);
+  const resource = listed.body.resources[0] as { uri: string };
+  expect(resource.uri).toMatch(/^toolgate:\/\/everything\//);
+  const read = await stack.request("GET", `/agents/${agent.id}/resources/read?uri=${encodeURIComponent(resource.uri)}`, agent.token);
+  expect(read.status, JSON.stringify(read.body)).toBe(200);
+  expect(read.body.contents[0].uri).toBe(resource.uri.slice("toolgate://everything/".length));
+  const prompt = await stack.request("POST", `/agents/${agent.id}/prompts/ev_simple-prompt`, agent.token, { arguments: {} });
+  expect(prompt.status, JSON.stringify(prompt.body)).toBe(200);
+  expect(prompt.body.messages.length).toBeGreaterThan(0);
+  const history = await stack.request("GET", `/agents/${agent.id}/calls?limit=2`, agent.token);
+  expect(history.body.calls.map((record: { kind: string; status: string }) => [record.kind, record.status])).toEqual([["prompt", "completed"], ["resource", "completed"]]);
+  expect(await sandboxesOf("everything")).toEqual([pid]);
+});
+
 test("stdio group - over /mcp every tool runs, a long call's progress reaches the agent's client, and the server's questions reach it", async () => {
   const { client, asked } = await mcpClient();
   try {

@@ -6,12 +6,13 @@ export type BearerProxy = { url: string; close(): Promise<void> };
 /**
  * A loopback endpoint that forwards every request to `target` with `Authorization: Bearer <token>` added, streaming
  * both ways: what an MCP client's configured header does, for a client that cannot be given one (the conformance
- * suite's CLI takes only a URL).
+ * suite's CLI takes only a URL). Every other header goes as the client sent it, `Host` and `Origin` included, so
+ * toolgate sees the request the client made.
  */
 export async function startBearerProxy(target: string, token: string): Promise<BearerProxy> {
   const destination = new URL(target);
   const server = createServer((incoming, outgoing) => {
-    const headers = { ...incoming.headers, host: destination.host, authorization: `Bearer ${token}` };
+    const headers = { ...incoming.headers, authorization: `Bearer ${token}` };
     const upstream = forward(destination, { method: incoming.method, headers }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);
@@ -21,6 +22,8 @@ export async function startBearerProxy(target: string, token: string): Promise<B
       outgoing.end(`The proxy could not reach ${destination.origin}: ${error.message}`);
     });
     incoming.pipe(upstream);
+    // A client that leaves ends its request upstream too: a stream it held open (GET /mcp, a listen) must not outlive it.
+    outgoing.on("close", () => upstream.destroy());
   });
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`) and the Node it needs (22), installed as npm
  * packages into a cache of the tests' own, never as the project's dependencies or engine.
  */
-export const SUITE_VERSION = "0.1.16";
+export const SUITE_VERSION = "0.2.0-alpha.12";
 const NODE_PACKAGE = "node@22";
 const CACHE = resolve(import.meta.dirname, "../../node_modules/.cache/toolgate-mcp-conformance", SUITE_VERSION);
 const NODE = join(CACHE, "node_modules/.bin/node");
@@ -26,32 +26,41 @@ export async function installSuite(): Promise<void> {
 }
 
 export type Check = { id: string; name: string; status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED"; errorMessage?: string };
-export type ScenarioOutcome = { scenario: string; passed: boolean; failures: string[] };
+/** A scenario at one protocol revision it lists (`extension` for the extensions' scenarios, which name none). */
+export type ScenarioRun = { scenario: string; revision: string };
+export type ScenarioOutcome = ScenarioRun & { passed: boolean; failures: string[] };
 
 /** The environment of the suite's process: this one's, without what points Node 20 at this project's loaders. */
 const suiteEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_OPTIONS" && !name.startsWith("VITEST")));
 
-/** Runs one server scenario against an MCP endpoint; it passes when it made checks and none failed (warnings allowed). */
-export async function runScenario(url: string, scenario: string, resultsRoot: string): Promise<ScenarioOutcome> {
-  const output = await mkdtemp(join(resultsRoot, `${scenario}-`));
-  const printed = await run(NODE, [CLI, "server", "--url", url, "--scenario", scenario, "-o", output], { env: suiteEnv(), maxBuffer: 16 * 1024 * 1024 }).then(
+/** Every server scenario of the suite with the revisions it lists, as `conformance list --server` prints them. */
+export async function listServerScenarios(): Promise<Array<{ scenario: string; revisions: string[] }>> {
+  const { stdout } = await run(NODE, [CLI, "list", "--server"], { env: suiteEnv() });
+  return [...stdout.matchAll(/^\s+- (\S+) \[([^\]]+)\]/gm)].map(([, scenario, revisions]) => ({ scenario: scenario!, revisions: revisions!.split(",") }));
+}
+
+/** Runs one server scenario at one revision; it passes when it made checks and none failed (warnings allowed). */
+export async function runScenario(url: string, { scenario, revision }: ScenarioRun, resultsRoot: string): Promise<ScenarioOutcome> {
+  const output = await mkdtemp(join(resultsRoot, `${scenario}-${revision}-`));
+  const args = [CLI, "server", "--url", url, "--scenario", scenario, "-o", output, ...(revision === "extension" ? [] : ["--spec-version", revision])];
+  const printed = await run(NODE, args, { env: suiteEnv(), maxBuffer: 16 * 1024 * 1024 }).then(
     ({ stdout, stderr }) => stdout + stderr,
     (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
   );
   const [written] = await readdir(output);
-  if (!written) return { scenario, passed: false, failures: [`the suite wrote no results:\n${printed}`] };
+  if (!written) return { scenario, revision, passed: false, failures: [`the suite wrote no results:\n${printed}`] };
   const checks = JSON.parse(await readFile(join(output, written, "checks.json"), "utf8")) as Check[];
   const failures = checks.filter((check) => check.status === "FAILURE").map((check) => `${check.name}: ${check.errorMessage ?? "failed"}`);
-  return { scenario, passed: checks.length > 0 && failures.length === 0, failures };
+  return { scenario, revision, passed: checks.length > 0 && failures.length === 0, failures };
 }
 
-/** Every scenario against the endpoint, a few at a time (each is its own process). */
-export async function runScenarios(url: string, scenarios: readonly string[], resultsRoot: string, parallel = 3): Promise<ScenarioOutcome[]> {
-  const outcomes: ScenarioOutcome[] = [];
-  const pending = [...scenarios];
+/** Runs jobs a few at a time, each its own process, and gives their outcomes in the jobs' order. */
+export async function inParallel<T>(jobs: Array<() => Promise<T>>, parallel: number): Promise<T[]> {
+  const outcomes: T[] = new Array(jobs.length);
+  let next = 0;
   const worker = async () => {
-    for (let next = pending.shift(); next !== undefined; next = pending.shift()) outcomes.push(await runScenario(url, next, resultsRoot));
+    for (let index = next++; index < jobs.length; index = next++) outcomes[index] = await jobs[index]!();
   };
   await Promise.all(Array.from({ length: parallel }, worker));
-  return scenarios.map((scenario) => outcomes.find((outcome) => outcome.scenario === scenario)!);
+  return outcomes;
 }

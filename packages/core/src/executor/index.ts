@@ -117,13 +117,16 @@ const RUNNERS: { [T in Executor["type"]]: Runner<Extract<Executor, { type: T }>>
   native: (_executor, call, options) => runNative(call, options),
 };
 
+/** What the server knows a read or get by: its own URI, or the prompt's name without toolgate's prefix. */
+const offerOf = (offers: Awaited<ReturnType<typeof loadMcpOffers>>, executor: McpExecutor | StdioExecutor, call: ExecutorCall) =>
+  call.kind === "resource"
+    ? { kind: "resource" as const, uri: upstreamOf(String(call.arguments.uri))?.upstream ?? String(call.arguments.uri) }
+    : { kind: "prompt" as const, name: offers.upstreamPrompt(executor, call.tool), arguments: call.arguments as Record<string, string> };
+
 /** A resource read or prompt get, forwarded live to the MCP server under what it knows them by; its token names the method. */
 async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: RunOptions) {
   const offers = await loadMcpOffers();
-  const offer =
-    call.kind === "resource"
-      ? { kind: "resource" as const, uri: upstreamOf(String(call.arguments.uri))?.upstream ?? String(call.arguments.uri) }
-      : { kind: "prompt" as const, name: offers.upstreamPrompt(executor, call.tool), arguments: call.arguments as Record<string, string> };
+  const offer = offerOf(offers, executor, call);
   const signed = { ...call, tool: offer.kind === "resource" ? "resources/read" : offer.name, arguments: offer.kind === "resource" ? { uri: offer.uri } : offer.arguments };
   return offers.runMcpOffer(executor, call.tool, offer, options.secrets, options.timeoutMs, {
     callToken: { [CALL_TOKEN_HEADER]: await options.signer.sign({ ...signed, audience: executor.url, timeoutMs: options.timeoutMs }) },
@@ -131,11 +134,18 @@ async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: R
   });
 }
 
+/** A stdio server's read or get, on its group's process, as its calls are (no call token: nothing leaves the machine). */
+async function runStdioOffer(executor: StdioExecutor, call: ExecutorCall, options: RunOptions) {
+  if (!options.group) throw executorError("executor_failed", `"${call.tool}" is served by a stdio MCP server, and this use names no group to run it in.`, { recoverable: false });
+  const [offers, stdio] = await Promise.all([loadMcpOffers(), loadStdio()]);
+  return offers.runMcpOffer(stdio.stdioUpstream(options.group, executor), call.tool, offerOf(offers, executor, call), options.secrets, options.timeoutMs, options.admitted ? { admitted: options.admitted } : {});
+}
+
 const offersNothing = (executor: Executor, call: ExecutorCall) =>
   executorError("executor_failed", `The group's ${executor.type} executor offers no resources or prompts, so "${call.tool}" cannot be used.`, { recoverable: false });
 
 /** How the executors that speak MCP serve a resource read or a prompt get; no other offers any. */
-const OFFER_RUNNERS: { [T in Executor["type"]]?: Runner<Extract<Executor, { type: T }>> } = { mcp: runMcpOffer };
+const OFFER_RUNNERS: { [T in Executor["type"]]?: Runner<Extract<Executor, { type: T }>> } = { mcp: runMcpOffer, stdio: runStdioOffer };
 
 /**
  * Carries out one call with the group's executor: http (POSTed to the module), mcp (forwarded to an MCP server), native

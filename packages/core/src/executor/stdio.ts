@@ -48,7 +48,7 @@ function serverFor(host: StdioHost, group: string, executor: StdioExecutor, env:
 }
 
 /** The group's stdio server as an upstream of the MCP executor: its calls go through the same exchange, relay and results. */
-function upstream(group: string, executor: StdioExecutor): Upstream {
+export function stdioUpstream(group: string, executor: StdioExecutor): Upstream {
   return {
     where: `of the group "${group}" (stdio)`,
     ...(executor.toolPrefix ? { toolPrefix: executor.toolPrefix } : {}),
@@ -64,10 +64,10 @@ function upstream(group: string, executor: StdioExecutor): Upstream {
 }
 
 export const listStdioTools = (group: string, executor: StdioExecutor, source: SecretSource, timeoutMs: number): Promise<McpTool[]> =>
-  listMcpTools(upstream(group, executor), source, timeoutMs);
+  listMcpTools(stdioUpstream(group, executor), source, timeoutMs);
 
 export const runStdioExecutor = (group: string, executor: StdioExecutor, call: McpCall, source: SecretSource, timeoutMs: number, options: McpCallOptions = {}): Promise<ToolResult> =>
-  runMcpExecutor(upstream(group, executor), call, source, timeoutMs, options);
+  runMcpExecutor(stdioUpstream(group, executor), call, source, timeoutMs, options);
 
 /** Stops the group's process, if one runs, unless it runs this executor still (its group was removed, or its executor changed). */
 export async function stopStdioServer(group: string, unless?: StdioExecutor) {

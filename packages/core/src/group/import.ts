@@ -17,8 +17,11 @@ import type { RegisterOutcome } from "./register";
 import { GroupDefinition, MAX_TOOLS_PER_GROUP } from "./schema";
 import type { GroupInput } from "./schema";
 
-/** How long listing an MCP server's tools may take: a registration answers within API Gateway's 30 s. */
-export const IMPORT_TIMEOUT_MS = 15_000;
+import { IMPORT_TIMEOUT_MS, STDIO_IMPORT_TIMEOUT_MS } from "./import-timeouts";
+
+export { IMPORT_TIMEOUT_MS } from "./import-timeouts";
+
+const importTimeoutOf = (executor: ImportedFrom) => (executor.type === "mcp" ? IMPORT_TIMEOUT_MS : STDIO_IMPORT_TIMEOUT_MS);
 
 /** An executor whose tools are imported from its MCP server: one over Streamable HTTP, or a stdio server's process. */
 type ImportedFrom = McpExecutor | StdioExecutor;
@@ -30,7 +33,7 @@ const importFailed = (executor: ImportedFrom, groupId: string, error: ToolgateEr
   groupError(
     "mcp_import_failed",
     `The tools of ${serverOf(executor, groupId)} could not be imported: ${
-      error.code === "tool_timeout" ? `it did not list them within ${IMPORT_TIMEOUT_MS} ms.` : error.message
+      error.code === "tool_timeout" ? `it did not list them within ${importTimeoutOf(executor)} ms.` : error.message
     } Nothing was registered.`,
     { ...(typeof error.details.secret === "string" ? { secret: error.details.secret } : {}), recoverable: true },
   );
@@ -41,7 +44,7 @@ const invalidImport = (executor: ImportedFrom, groupId: string, details: { path:
 const listTools = async (executor: ImportedFrom, groupId: string, secrets: SecretSource) =>
   executor.type === "mcp"
     ? (await loadMcp()).listMcpTools(executor, secrets, IMPORT_TIMEOUT_MS)
-    : (await loadStdio()).listStdioTools(groupId, executor, secrets, IMPORT_TIMEOUT_MS);
+    : (await loadStdio()).listStdioTools(groupId, executor, secrets, STDIO_IMPORT_TIMEOUT_MS);
 
 /**
  * The server's tools (every page of tools/list) as toolgate tool definitions, named with the executor's prefix. A stdio
@@ -68,7 +71,7 @@ export async function withTools(input: GroupInput, secrets: SecretSource, groupI
   const executor = input.executor;
   if (input.tools !== undefined || (executor?.type !== "mcp" && executor?.type !== "stdio")) return parseOr(GroupDefinition, input, GROUP_ERRORS, "invalid_group_def", "The group definition");
   if (executor.type === "mcp") refuseLiteralSecrets(executor.headers);
-  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets)]);
+  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets, groupId)]);
   return parseOr(GroupDefinition, { ...input, tools, ...offered }, GROUP_ERRORS, "invalid_group_def", `The tools imported from ${serverOf(executor, groupId)}`);
 }
 
@@ -86,7 +89,7 @@ export async function refreshGroup(db: Db, catalog: Catalog, id: string, secrets
   if (executor?.type !== "mcp" && executor?.type !== "stdio")
     throw groupError("not_an_mcp_group", `The group "${groupId}" is not served by an MCP server ({ "type": "mcp" } or { "type": "stdio" } executor), so it has no tools to import.`, { groupId });
   refuseStdio(executor);
-  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets)]);
+  const [tools, offered] = await Promise.all([importTools(executor, secrets, groupId), importOffers(executor, secrets, groupId)]);
   const outcome = await registerGroup(
     db,
     catalog,

@@ -2,15 +2,16 @@ import { expect, test } from "vitest";
 import { ArgumentSeal } from "../call/seal";
 import { clientOf, declaredClient, handshakeSession } from "./handshake";
 
-test("declaredClient - elicitation as 2025-06-18 declares it means forms; 2025-11-25 names its modes; sampling is declared or not", () => {
-  expect(declaredClient({ protocolVersion: "2025-06-18", capabilities: { elicitation: {} } })).toEqual({ protocolVersion: "2025-06-18", sampling: false, elicitation: { form: true, url: false } });
-  expect(declaredClient({ protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} }, sampling: {} } })).toEqual({
+test("declaredClient - elicitation as 2025-06-18 declares it means forms; 2025-11-25 names its modes; sampling and roots are declared or not", () => {
+  expect(declaredClient({ protocolVersion: "2025-06-18", capabilities: { elicitation: {} } })).toEqual({ protocolVersion: "2025-06-18", sampling: false, roots: false, elicitation: { form: true, url: false } });
+  expect(declaredClient({ protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} }, sampling: {}, roots: { listChanged: true } } })).toEqual({
     protocolVersion: "2025-11-25",
     sampling: true,
+    roots: true,
     elicitation: { form: false, url: true },
   });
   expect(declaredClient({ protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {}, url: {} } } }).elicitation).toEqual({ form: true, url: true });
-  expect(declaredClient({ protocolVersion: "2025-03-26" })).toEqual({ protocolVersion: "2025-03-26", sampling: false });
+  expect(declaredClient({ protocolVersion: "2025-03-26" })).toEqual({ protocolVersion: "2025-03-26", sampling: false, roots: false });
 });
 
 test("a session id - what the client declared, sealed, for this agent only: another agent's, a tampered one or a made-up one declares nothing; and so does none", () => {

@@ -18,15 +18,23 @@ function legacyHandshake(body: unknown) {
   return params.success ? params.data : undefined;
 }
 
-/** What a client declared: its protocol version, whether it takes questions (forms, URLs) and sampling requests. */
-const Declared = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean() });
+/**
+ * What a client declared: its protocol version, whether it takes questions (forms, URLs), sampling requests and
+ * requests for its roots (a session sealed before roots were carried declared none).
+ */
+const Declared = z.object({ protocolVersion: z.string(), elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(), sampling: z.boolean(), roots: z.boolean().default(false) });
 export type DeclaredClient = z.infer<typeof Declared>;
 
 /** What a client's capabilities declare: a 2025-06-18 `elicitation: {}` means forms. */
 export function declaredClient(params: { protocolVersion: string; capabilities?: Record<string, unknown> }): DeclaredClient {
   const elicitation = params.capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   const modes = elicitation && { form: elicitation.form !== undefined || elicitation.url === undefined, url: elicitation.url !== undefined };
-  return { protocolVersion: params.protocolVersion, sampling: params.capabilities?.sampling !== undefined, ...(modes ? { elicitation: modes } : {}) };
+  return {
+    protocolVersion: params.protocolVersion,
+    sampling: params.capabilities?.sampling !== undefined,
+    roots: params.capabilities?.roots !== undefined,
+    ...(modes ? { elicitation: modes } : {}),
+  };
 }
 
 /** What a session id holds, sealed (AEAD: tampering opens nothing): whose client it is, which one, and what it declared. */

@@ -5,6 +5,7 @@ import type { View } from "../access/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { loadMcpOffers } from "../executor/load-mcp";
+import { loadStdio } from "../executor/stdio-load";
 import { executorTimeoutMs } from "../executor/types";
 import { freshView, guardedOffer, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
@@ -80,12 +81,13 @@ async function complete(caller: OfferCaller, params: CompleteRequest["params"]) 
   const target = completionTarget(access, ref);
   if (!target.group) asProtocolError(caller, target.error);
   const executor = target.group.executor;
-  if (executor?.type !== "mcp") return { completion: { values: [] } };
+  if (executor?.type !== "mcp" && executor?.type !== "stdio") return { completion: { values: [] } };
+  const server = executor.type === "mcp" ? executor : (await loadStdio()).stdioUpstream(target.group.id, executor);
   const upstreamRef =
     params.ref.type === "ref/prompt" ? { type: "ref/prompt" as const, name: (await loadMcpOffers()).upstreamPrompt(executor, params.ref.name) } : { type: "ref/resource" as const, uri: target.upstreamUri! };
   const timeoutMs = Math.min(executorTimeoutMs(executor) ?? COMPLETION_TIMEOUT_MS, COMPLETION_TIMEOUT_MS);
   try {
-    const completion = await (await loadMcpOffers()).completeMcp(executor, { ...params, ref: upstreamRef }, caller.deps.secrets, timeoutMs);
+    const completion = await (await loadMcpOffers()).completeMcp(server, { ...params, ref: upstreamRef }, caller.deps.secrets, timeoutMs);
     return { completion };
   } catch (error) {
     asProtocolError(caller, error);

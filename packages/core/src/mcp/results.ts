@@ -1,3 +1,4 @@
+import { ProtocolError } from "@modelcontextprotocol/server";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ToolgateError } from "../error";
 import type { ToolResult } from "../executor/schema";
@@ -71,4 +72,15 @@ export function waiting(agentId: string, response: WaitingCall): CallToolResult 
     `The tool "${tool}" runs in the agent's own runtime, not in toolgate: run it there and report its result with POST /agents/${agentId}/calls/${callId}/result before ${deadline}.`,
     { code: "client_executed", callId, recoverable: false, deadline },
   );
+}
+
+/**
+ * An MCP server's error that the agent's client gets as a JSON-RPC error with the server's code and data (a capability
+ * its request did not declare, -32021), toolgate's sentence and the recorded call; undefined for any other refusal.
+ */
+export function upstreamError(error: ToolgateError): ProtocolError | undefined {
+  const { mcpError, callId } = error.details as { mcpError?: { code: number; data?: unknown }; callId?: string };
+  if (!mcpError) return undefined;
+  const data = mcpError.data === undefined || (typeof mcpError.data === "object" && mcpError.data !== null && !Array.isArray(mcpError.data)) ? { ...(mcpError.data as object | undefined), ...(callId ? { callId } : {}) } : mcpError.data;
+  return new ProtocolError(mcpError.code, error.message, data);
 }
