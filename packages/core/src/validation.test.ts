@@ -30,8 +30,8 @@ function rejection(schema: z.ZodType, input: unknown): { message: string; detail
 }
 
 const cases: Array<[string, z.ZodType, unknown, Issue[]]> = [
-  ["a discriminated union with an unknown type", GroupInput, group({ executor: { type: "ftp" } }), [{ path: "executor.type", message: "must be one of: http, mcp, client, native" }]],
-  ["a discriminated union without its type", GroupInput, group({ executor: {} }), [{ path: "executor.type", message: "is required and must be one of: http, mcp, client, native" }]],
+  ["a discriminated union with an unknown type", GroupInput, group({ executor: { type: "ftp" } }), [{ path: "executor.type", message: "must be one of: http, mcp, stdio, client, native" }]],
+  ["a discriminated union without its type", GroupInput, group({ executor: {} }), [{ path: "executor.type", message: "is required and must be one of: http, mcp, stdio, client, native" }]],
   ["a missing field, next to a schema's own regex message", GroupInput, { tools: [tool("has space")] }, [
     { path: "description", message: "is required" },
     { path: "tools.0.function.name", message: "must be 1-64 letters, digits, '_' or '-'" },
@@ -131,7 +131,7 @@ test("safeParseHuman - gives the same plain English outside parseOr, e.g. for mo
     { path: "version", message: "must be at least 0" },
     { path: "description", message: "must be a string, not a number" },
     { path: "tools", message: "must be a list, not a string" },
-    { path: "executor.type", message: "must be one of: http, mcp, client, native" },
+    { path: "executor.type", message: "must be one of: http, mcp, stdio, client, native" },
   ]);
 });
 
