@@ -1,12 +1,9 @@
 import { createRequire } from "node:module";
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport as V1Transport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import * as z from "zod";
+import { serveV1Sessions } from "../support/v1-sessions";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
 import { calling, echoedByExecutor, interleaved, recorded } from "./mcp";
@@ -16,41 +13,15 @@ import type { HttpClient, Note, Out } from "./support";
  * The bench's upstream as most published MCP servers are today: the v1 SDK (`@modelcontextprotocol/sdk`), protocol
  * 2025-11-25, stateful (a session per client, on Node's http server), its bench_echo forwarding to the same executor.
  */
-async function startV1Upstream(executorUrl: string) {
-  const sessions = new Map<string, V1Transport>();
-  const open = async () => {
-    const server = new V1McpServer({ name: "bench-upstream-v1", version: "1.0.0" });
-    server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: { i: z.number().int(), text: z.string() } }, (args) => echoedByExecutor(executorUrl, args));
-    const transport: V1Transport = new V1Transport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (id) => void sessions.set(id, transport) });
-    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-    await server.connect(transport);
-    return transport;
-  };
-  const http = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString("utf8");
-    const body = text ? (JSON.parse(text) as { method?: string }) : undefined;
-    const session = request.headers["mcp-session-id"];
-    const transport = typeof session === "string" ? sessions.get(session) : body?.method === "initialize" ? await open() : undefined;
-    if (!transport) {
-      response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Invalid or missing session ID" } }));
-      return;
-    }
-    await transport.handleRequest(request, response, body);
-  });
-  await new Promise<void>((ready) => http.listen(0, "127.0.0.1", ready));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
-      await new Promise<void>((done) => {
-        http.close(() => done());
-        http.closeAllConnections();
-      });
+function startV1Upstream(executorUrl: string) {
+  return serveV1Sessions({
+    server: () => {
+      const server = new V1McpServer({ name: "bench-upstream-v1", version: "1.0.0" });
+      server.registerTool("bench_echo", { description: "Echoes its input.", inputSchema: { i: z.number().int(), text: z.string() } }, (args) => echoedByExecutor(executorUrl, args));
+      return server;
     },
-  };
+    transport: () => ({ enableJsonResponse: true }),
+  });
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { serve } from "@hono/node-server";
 import * as z from "zod";
+import { serveFetch } from "../support/http-server";
 import type { DynamoRecorder, DynamoRequest } from "./dynamo-record";
 import type { DynamoFloor } from "./floor";
 import { interleaved, recorded } from "./mcp";
@@ -22,10 +21,8 @@ async function startUpstream() {
     return server;
   };
   const handler = createMcpHandler(factory, { responseMode: "json" });
-  const server = serve({ fetch: (request: Request) => handler.fetch(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise<void>((done) => server.close(() => done())) };
+  const served = await serveFetch((request) => handler.fetch(request));
+  return { url: `${served.url}/mcp`, close: served.close };
 }
 
 /**

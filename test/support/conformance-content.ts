@@ -37,7 +37,7 @@ const NO_ARGUMENTS = { type: "object", properties: {} };
 const tool = (name: string, description: string, inputSchema: JsonObject = NO_ARGUMENTS): ToolDefinition => ({ name, description, inputSchema });
 
 /** Arguments described with JSON Schema 2020-12's vocabulary: `$defs` with an `$anchor`, composition, conditions. */
-export const SCHEMA_2020_12 = {
+const SCHEMA_2020_12 = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
@@ -86,13 +86,13 @@ export const ERROR_TEXT = "This tool intentionally returns an error for testing"
 /** Pauses the scenarios ask for between notifications, so a client sees them arrive during the call, not at its end. */
 export const PAUSE_MS = 50;
 
-export const CONTACT_FORM = {
+const CONTACT_FORM = {
   type: "object",
   properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
   required: ["username", "email"],
 };
 
-export const DEFAULTS_FORM = {
+const DEFAULTS_FORM = {
   type: "object",
   properties: {
     name: { type: "string", default: "John Doe" },
@@ -103,7 +103,7 @@ export const DEFAULTS_FORM = {
   },
 };
 
-export const ENUMS_FORM = {
+const ENUMS_FORM = {
   type: "object",
   properties: {
     untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
@@ -148,9 +148,9 @@ export const sampled = (answer: { content: { type: string; text?: string } | Arr
 };
 
 /** Resources: two static ones, one a client may subscribe to, and a template with a parameter. */
-export const STATIC_TEXT = { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain" };
-export const STATIC_BINARY = { uri: "test://static-binary", name: "static-binary", description: "A static binary resource (a PNG)", mimeType: "image/png" };
-export const WATCHED = { uri: "test://watched-resource", name: "watched-resource", description: "A resource a client may subscribe to", mimeType: "text/plain" };
+const STATIC_TEXT = { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain" };
+const STATIC_BINARY = { uri: "test://static-binary", name: "static-binary", description: "A static binary resource (a PNG)", mimeType: "image/png" };
+const WATCHED = { uri: "test://watched-resource", name: "watched-resource", description: "A resource a client may subscribe to", mimeType: "text/plain" };
 export const RESOURCES = [STATIC_TEXT, STATIC_BINARY, WATCHED];
 export const DATA_TEMPLATE = {
   uriTemplate: "test://template/{id}/data",
@@ -222,7 +222,7 @@ export function complete(value: string): { values: string[]; total: number; hasM
 }
 
 /** The hostnames a localhost server accepts in `Host` and `Origin` (DNS-rebinding protection). */
-export const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
+const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
 const hostnameOf = (value: string) => {
   try {
@@ -241,7 +241,7 @@ export function isLocalRequest(host: string | null | undefined, origin: string |
   return originHost !== undefined && LOCALHOST_NAMES.includes(originHost);
 }
 
-export type StoredEvent = { id: string; streamId: string; message: unknown };
+type StoredEvent = { id: string; streamId: string; message: unknown };
 
 /**
  * An in-memory event store for Streamable HTTP resumability (what `Last-Event-ID` replays), the shape both SDKs'

@@ -38,7 +38,7 @@ const NAME_FORM = (property: string) => ({ type: "object" as const, properties: 
 const noArguments = (name: string, description: string): ToolDefinition => ({ name, description, inputSchema: { type: "object", properties: {} } });
 
 /** The 2026-07-28 scenarios' tools: multi-round-trip questions (`input_required`), a capability probe, list changes. */
-export const MODERN_TOOLS: ToolDefinition[] = [
+const MODERN_TOOLS: ToolDefinition[] = [
   noArguments("test_input_required_result_elicitation", "Asks the user's name, then greets them."),
   noArguments("test_input_required_result_sampling", "Asks the client's model the capital of France."),
   noArguments("test_input_required_result_list_roots", "Asks the client for its roots."),

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import {
   createMcpHandler,
   createRequestStateCodec,
@@ -18,6 +16,7 @@ import type { JsonObject } from "./conformance-content";
 import { serveResources, servePrompts } from "./conformance-resources";
 import { serveTools } from "./conformance-tools";
 import type { ExtraTool } from "./conformance-tools";
+import { serveFetch } from "./http-server";
 
 export { RED_PIXEL_PNG, silentWav } from "./conformance-content";
 export { CONFORMANCE_TOOLS } from "./conformance-tools";
@@ -88,19 +87,14 @@ export async function startConformanceUpstream(extra: ExtraTool[] = [], options:
     return modern.fetch(request);
   }
 
-  const server = serve({ hostname: "127.0.0.1", port: 0, fetch: handle });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  const { port } = server.address() as AddressInfo;
+  const served = await serveFetch(handle);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${served.url}/mcp`,
     close: async () => {
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       sessions.clear();
       await modern.close();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      await served.close();
     },
   };
 }

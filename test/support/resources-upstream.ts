@@ -1,8 +1,7 @@
 import { EventEmitter, once } from "node:events";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import { serveFetch } from "./http-server";
 
 /** How the upstream answers resources/read: by default the resource's text; a test may make it misbehave. */
 export type ReadAnswer = (uri: string, signal: AbortSignal) => ReadResourceResult | Promise<ReadResourceResult>;
@@ -87,22 +86,16 @@ export async function startResourcesUpstream(): Promise<ResourcesUpstream> {
     for (const uri of uris) listens.set(uri, (listens.get(uri) ?? 0) + by);
     changes.emit("change");
   };
-  const server = serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: async (request: Request) => {
-      const body = request.method === "POST" ? await request.clone().text() : "";
-      if (garbled !== undefined && body.includes('"resources/read"')) return new Response(garbled, { status: 200, headers: { "content-type": "application/json" } });
-      const uris = listenedUris(body);
-      if (!uris) return handler.fetch(request);
-      count(uris, 1);
-      return whileOpen(await handler.fetch(request), request.signal, () => count(uris, -1));
-    },
+  const served = await serveFetch(async (request) => {
+    const body = request.method === "POST" ? await request.clone().text() : "";
+    if (garbled !== undefined && body.includes('"resources/read"')) return new Response(garbled, { status: 200, headers: { "content-type": "application/json" } });
+    const uris = listenedUris(body);
+    if (!uris) return handler.fetch(request);
+    count(uris, 1);
+    return whileOpen(await handler.fetch(request), request.signal, () => count(uris, -1));
   });
-  await new Promise<void>((ready) => (server.listening ? ready() : server.once("listening", () => ready())));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${served.url}/mcp`,
     uses,
     answerReads: (answer) => (read = answer),
     garbleReads: (body) => (garbled = body),
@@ -113,10 +106,7 @@ export async function startResourcesUpstream(): Promise<ResourcesUpstream> {
     },
     close: async () => {
       await handler.close();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      await served.close();
     },
   };
 }

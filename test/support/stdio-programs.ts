@@ -5,7 +5,7 @@ import { build } from "esbuild";
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The repository's node_modules, where @modelcontextprotocol/server-everything is installed (a devDependency). */
-export const NODE_MODULES = join(ROOT, "node_modules");
+const NODE_MODULES = join(ROOT, "node_modules");
 
 /** server-everything as a stdio group's executor: node runs its entry file, with node_modules shown read-only as its cwd. */
 export const everythingExecutor = (extra: Record<string, unknown> = {}) => ({

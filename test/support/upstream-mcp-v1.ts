@@ -1,16 +1,13 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer as createNetServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CreateMessageResultSchema, ElicitResultSchema, InitializeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { InitializeRequest, InitializeResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { freePort } from "@toolgate/local/free-port";
+import { serveV1Sessions } from "./v1-sessions";
 
 /** The 2025-era protocol revisions a server on the v1 SDK speaks. */
 export type V1Revision = "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25";
@@ -125,47 +122,23 @@ export async function startV1Upstream(options: V1UpstreamOptions = {}): Promise<
     return server;
   };
 
-  const stateless = options.stateless || options.claims2026;
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const open = async () => {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: stateless ? undefined : randomUUID,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-    });
-    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
-    await serverOf().connect(transport);
-    return transport;
-  };
-
-  const http = createServer(async (request, response) => {
-    const text = await bodyOf(request);
-    const body = text ? (JSON.parse(text) as { method?: string; id?: unknown }) : undefined;
-    const rpc = (Array.isArray(body) ? body : [body]).flatMap((message) => (typeof message?.method === "string" ? [message.method] : []));
-    requests.push({ method: request.method!, headers: headersOf(request), rpc });
-    if (rpc[0] === "tools/call") called.push(String((body as { params?: { name?: unknown } }).params?.name));
-    if (options.claims2026 && body?.method === "server/discover") return discovered(response, body.id);
-    if (options.claims2026) speaking2025(request);
-    if (rpc[0] === "tools/call" && (body as { params?: { name?: string } }).params?.name === "garbage")
-      return void response.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":');
-    const session = request.headers["mcp-session-id"];
-    const transport = stateless ? await open() : typeof session === "string" ? sessions.get(session) : body?.method === "initialize" ? await open() : undefined;
-    if (!transport) return void response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
-    await transport.handleRequest(request, response, body);
-  });
-  await new Promise<void>((ready) => http.listen(0, "127.0.0.1", ready));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    requests,
-    outcomes,
-    called,
-    close: async () => {
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
-      await new Promise<void>((done) => {
-        http.close(() => done());
-        http.closeAllConnections();
-      });
+  const served = await serveV1Sessions({
+    server: serverOf,
+    stateless: options.stateless || options.claims2026,
+    handle: async (request, response, toSession) => {
+      const text = await bodyOf(request);
+      const body = text ? (JSON.parse(text) as { method?: string; id?: unknown }) : undefined;
+      const rpc = (Array.isArray(body) ? body : [body]).flatMap((message) => (typeof message?.method === "string" ? [message.method] : []));
+      requests.push({ method: request.method!, headers: headersOf(request), rpc });
+      if (rpc[0] === "tools/call") called.push(String((body as { params?: { name?: unknown } }).params?.name));
+      if (options.claims2026 && body?.method === "server/discover") return discovered(response, body.id);
+      if (options.claims2026) speaking2025(request);
+      if (rpc[0] === "tools/call" && (body as { params?: { name?: string } }).params?.name === "garbage")
+        return void response.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":');
+      await toSession(body, body?.method === "initialize");
     },
-  };
+  });
+  return { ...served, requests, outcomes, called };
 }
 
 /** The server answers every handshake with `revision`, as a server that speaks only that revision does. */
@@ -233,12 +206,3 @@ export async function startServerEverything(): Promise<{ url: string; close(): P
     close: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM")))),
   };
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, fail) => {
-    const probe = createNetServer().once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });

@@ -63,11 +63,6 @@ const LOCAL_BUS_NAME = "toolgate-local";
 /** A group's registration, change or removal: its stdio server's process is stopped unless the group still names it. */
 const GROUP_CHANGES = { source: [TOOLGATE_EVENT_SOURCE], detailType: [ToolgateEventType.GroupChanged] };
 
-const currentExecutor = async (groupId: string) => {
-  const { toolgate } = await import("@toolgate/core/toolgate");
-  return (await toolgate().catalog.snapshot()).manager.getGroup(groupId)?.executor;
-};
-
 /** A subscriber from the rules file: each matching event is POSTed to its webhook, retried by the bus like any delivery. */
 const webhookRule = (rule: WebhookRule): EventRule => ({ name: rule.name, pattern: rule.pattern, deliver: (event) => postToWebhook(rule.webhook, event) });
 
@@ -195,8 +190,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalStack> {
       import("@toolgate/functions/event/calls"),
     ]);
 
-    stdio = await startStdioServers({ dataDir, stdioDir: options.stdioDir ?? (dataDir === undefined ? undefined : defaultStdioDir()), log: options.log });
-    const servers = stdio;
+    const servers = (stdio = await startStdioServers({ dataDir, stdioDir: options.stdioDir ?? (dataDir === undefined ? undefined : defaultStdioDir()), log: options.log }));
+    const currentExecutor = async (groupId: string) => (await toolgate().catalog.snapshot()).manager.getGroup(groupId)?.executor;
     const bus = eventBridgeApp({
       rules: [
         { name: "ModuleEvents", pattern: MODULE_EVENTS_PATTERN, deliver: async (event) => void (await handleModuleEvent(toolgate(), event)) },

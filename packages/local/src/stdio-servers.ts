@@ -1,17 +1,13 @@
 import { mkdir, mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { hostStdioServers, loadStdio } from "@toolgate/core/executor";
 import type { Executor, SandboxedCommand, StdioHost, StdioLaunch } from "@toolgate/core/executor";
+import { inside } from "./workspace-module/confine";
 import { openSandbox } from "./workspace-module/sandbox/index";
 
 /** Where stdio servers' own directories are kept by default: the user's cache, apart from toolgate's data dir. */
 export const defaultStdioDir = (env: NodeJS.ProcessEnv = process.env) => resolve(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "toolgate", "stdio");
-
-const inside = (path: string, dir: string) => {
-  const way = relative(dir, path);
-  return way === "" || (!way.startsWith("..") && !way.startsWith(sep) && way !== "..");
-};
 
 /** A line of a program's quoted for /bin/sh: each word in single quotes, so nothing in it is read by the shell. */
 const quoted = (words: string[]) => words.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
@@ -25,7 +21,6 @@ export type StdioServersOptions = {
 };
 
 export type StdioServers = {
-  dir: string;
   /** Stops the group's process unless its group still names the same executor (after group.changed). */
   retire(groupId: string, executor: Executor | undefined): Promise<void>;
   stop(): Promise<void>;
@@ -36,7 +31,7 @@ async function checkedCwd(cwd: string, dataDir: string | undefined): Promise<str
     throw new Error(`its cwd ${cwd} does not exist on this machine`);
   });
   if (!(await stat(real)).isDirectory()) throw new Error(`its cwd ${cwd} is not a directory`);
-  if (dataDir && inside(real, dataDir)) throw new Error(`its cwd ${cwd} lies inside toolgate's data dir, which no program may see`);
+  if (dataDir && inside(dataDir, real)) throw new Error(`its cwd ${cwd} lies inside toolgate's data dir, which no program may see`);
   return real;
 }
 
@@ -53,14 +48,14 @@ export async function startStdioServers({ dataDir, stdioDir, log }: StdioServers
   const dir = stdioDir ?? (await mkdtemp(join(tmpdir(), "toolgate-stdio-")));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const realDataDir = dataDir && (await realpath(dataDir).catch(() => dataDir));
-  if (realDataDir && inside(await realpath(dir), realDataDir))
+  if (realDataDir && inside(realDataDir, await realpath(dir)))
     throw new Error(`TOOLGATE_STDIO_DIR (${dir}) lies inside toolgate's data dir (${realDataDir}); stdio servers' directories must lie outside it.`);
 
   async function sandboxed({ group, executor, env }: StdioLaunch): Promise<SandboxedCommand> {
     const root = join(dir, group);
     await mkdir(root, { recursive: true, mode: 0o700 });
     const cwd = executor.cwd === undefined ? undefined : await checkedCwd(executor.cwd, realDataDir);
-    const hidden = realDataDir && cwd && inside(realDataDir, cwd) ? [realDataDir] : [];
+    const hidden = realDataDir && cwd && inside(cwd, realDataDir) ? [realDataDir] : [];
     const allowedHosts = executor.allowHosts ?? [];
     const sandbox = await openSandbox({ root, allowedHosts, programs: {}, readOnly: cwd ? [cwd] : [], hidden, home: root });
     const line = `exec ${quoted([executor.command, ...(executor.args ?? [])])}`;
@@ -74,7 +69,6 @@ export async function startStdioServers({ dataDir, stdioDir, log }: StdioServers
   };
   hostStdioServers(host);
   return {
-    dir,
     async retire(groupId, executor) {
       await (await loadStdio()).stopStdioServer(groupId, executor?.type === "stdio" ? executor : undefined);
     },

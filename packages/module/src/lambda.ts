@@ -34,7 +34,7 @@ const isUnreachable = (error: unknown) => error instanceof TypeError && error.ca
  * that cannot be reached at all is gone or down: removing the module goes on, so that the removal of a whole stage is
  * never stuck on it; a toolgate that answers with a refusal (a wrong admin token) fails the deploy.
  */
-async function withdrawFrom(module: Registrant, registrar: { adminToken: string; toolgateUrl: string }) {
+async function withdrawFrom(module: LambdaModule, registrar: { adminToken: string; toolgateUrl: string }) {
   try {
     await module.withdraw(registrar);
   } catch (error) {
@@ -43,10 +43,10 @@ async function withdrawFrom(module: Registrant, registrar: { adminToken: string;
   }
 }
 
-/** What a registration event needs of a module: its id and version, and how it registers with toolgate and leaves it. */
-export type Registrant = Pick<Module, "id" | "announce" | "withdraw"> & { definitions(): { version: string } };
+/** What a Lambda handler needs of a module: its id and version, how it answers requests, registers with toolgate and leaves it. */
+export type LambdaModule = Pick<Module, "id" | "fetch" | "announce" | "withdraw"> & { definitions(): { version: string } };
 
-async function register(module: Registrant, event: RegistrationEvent): Promise<RegistrationResult> {
+async function register(module: LambdaModule, event: RegistrationEvent): Promise<RegistrationResult> {
   const registration = event[REGISTRATION_KEY];
   const { version } = module.definitions();
   const done = (action: RegistrationResult["action"]): RegistrationResult => ({ module: module.id, action, url: registration.url, version });
@@ -65,13 +65,8 @@ async function register(module: Registrant, event: RegistrationEvent): Promise<R
  * by `module.fetch` (through `hono/aws-lambda`), and the registration event the SST component `ToolgateModule` sends on
  * deploy and removal (`@toolgate/module/sst`) registers the module with toolgate or withdraws it.
  */
-export function lambdaHandler(module: Module): ModuleLambdaHandler {
-  return registrantHandler(module, (request) => module.fetch(request));
-}
-
-/** A Lambda handler answering requests with `fetch` (at the URL they arrived at) and registration events for `registrant`. */
-export function registrantHandler(registrant: Registrant, fetch: (request: Request) => Promise<Response>): ModuleLambdaHandler {
+export function lambdaHandler(module: LambdaModule): ModuleLambdaHandler {
   // handle() calls nothing of the app but its fetch, so a module needs no Hono app (nor its router in its bundle).
-  const http = handle({ fetch: async (request: Request) => fetch(await asArrived(request)) } as unknown as Hono);
-  return (event, context) => (isRegistrationEvent(event) ? register(registrant, event) : http(event, context));
+  const http = handle({ fetch: async (request: Request) => module.fetch(await asArrived(request)) } as unknown as Hono);
+  return (event, context) => (isRegistrationEvent(event) ? register(module, event) : http(event, context));
 }

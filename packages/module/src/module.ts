@@ -7,6 +7,7 @@ import { ModuleEventType } from "./events.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { CALL_TOKEN_HEADER, toolgateKeys } from "./call-token.js";
 import { answerCall, NOT_POST } from "./calls.js";
+import { deleteGroup, putGroup, toolgateAt } from "./group-api.js";
 import type { McpEndpoint, McpOptions } from "./mcp.js";
 import { nodeListener } from "./node.js";
 import type { ModuleTool } from "./tool.js";
@@ -66,12 +67,7 @@ export function defineModule(spec: ModuleSpec): Module {
   const tools = new Map(spec.tools.map((tool) => [tool.name, tool]));
   if (tools.size !== spec.tools.length) throw new Error(`The module "${spec.id}" names a tool twice.`);
   let keys = spec.toolgate?.keys;
-  const keysNow = () => {
-    if (keys) return keys;
-    const url = spec.toolgate?.url ?? process.env.TOOLGATE_URL;
-    if (!url) throw new Error(`The module "${spec.id}" does not know where toolgate is: give defineModule toolgate.url, or set TOOLGATE_URL.`);
-    return (keys = toolgateKeys(url));
-  };
+  const keysNow = () => (keys ??= toolgateKeys(toolgateAt(spec.id, spec.toolgate?.url, "give defineModule toolgate.url, or set TOOLGATE_URL.")));
   const calls = { id: spec.id, tools, keys: keysNow };
   let definitions: GroupDefinition | undefined;
   const definitionsOf = () => {
@@ -80,16 +76,7 @@ export function defineModule(spec: ModuleSpec): Module {
     const version = createHash("sha256").update(canonicalize(content) ?? "").digest("base64url").slice(0, 22);
     return (definitions = { ...content, version });
   };
-  const groupUrl = ({ toolgateUrl }: { toolgateUrl?: string }) => {
-    const base = toolgateUrl ?? spec.toolgate?.url ?? process.env.TOOLGATE_URL;
-    if (!base) throw new Error(`The module "${spec.id}" does not know where toolgate is: give a toolgateUrl, or set TOOLGATE_URL.`);
-    return new URL(`/groups/${encodeURIComponent(spec.id)}`, base);
-  };
-  const sent = async (what: string, response: Response, fine: (status: number) => boolean) => {
-    if (fine(response.status)) return;
-    const answer = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new Error(`toolgate did not ${what} the module "${spec.id}" (HTTP ${response.status}): ${answer.message ?? response.statusText}`);
-  };
+  const toolgateUrl = (registrar: { toolgateUrl?: string }) => toolgateAt(spec.id, registrar.toolgateUrl ?? spec.toolgate?.url, "give a toolgateUrl, or set TOOLGATE_URL.");
 
   return {
     id: spec.id,
@@ -105,17 +92,11 @@ export function defineModule(spec: ModuleSpec): Module {
       const executor = { type: "http", url };
       if ("bus" in registrar)
         return sendModuleEvent(registrar.bus, ModuleEventType.Loaded, { module: spec.id, version: registrar.version ?? Date.now(), ...group, executor });
-      const response = await fetch(groupUrl(registrar), {
-        method: "PUT",
-        headers: { authorization: `Bearer ${registrar.adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ ...group, executor }),
-      });
-      await sent("register", response, (status) => status === 200 || status === 201);
+      await putGroup(spec.id, toolgateUrl(registrar), registrar.adminToken, { ...group, executor });
     },
     async withdraw(registrar) {
       if ("bus" in registrar) return sendModuleEvent(registrar.bus, ModuleEventType.Unloaded, { module: spec.id, version: registrar.version ?? Date.now() });
-      const response = await fetch(groupUrl(registrar), { method: "DELETE", headers: { authorization: `Bearer ${registrar.adminToken}` } });
-      await sent("remove", response, (status) => status === 204 || status === 404);
+      await deleteGroup(spec.id, toolgateUrl(registrar), registrar.adminToken);
     },
     definitions: definitionsOf,
     mcp(options = {}) {

@@ -6,7 +6,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token.js";
-import { registrantHandler } from "./lambda.js";
+import { deleteGroup, putGroup, toolgateAt } from "./group-api.js";
+import { lambdaHandler } from "./lambda.js";
 import type { ModuleLambdaHandler } from "./lambda.js";
 import type { Registrar } from "./module.js";
 
@@ -86,17 +87,7 @@ export function stdioModule(spec: StdioModuleSpec) {
     { legacy: "stateless", responseMode: "auto" },
   );
 
-  const toolgateUrl = (registrar?: { toolgateUrl?: string }) => {
-    const url = registrar?.toolgateUrl ?? spec.toolgate?.url ?? process.env.TOOLGATE_URL;
-    if (!url) throw new Error(`The module "${spec.id}" does not know where toolgate is: set TOOLGATE_URL.`);
-    return url;
-  };
-  const groupUrl = (registrar: { toolgateUrl?: string }) => new URL(`/groups/${encodeURIComponent(spec.id)}`, toolgateUrl(registrar));
-  const sent = async (what: string, response: Response, fine: (status: number) => boolean) => {
-    if (fine(response.status)) return;
-    const answer = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new Error(`toolgate did not ${what} the module "${spec.id}" (HTTP ${response.status}): ${answer.message ?? response.statusText}`);
-  };
+  const toolgateUrl = (registrar?: { toolgateUrl?: string }) => toolgateAt(spec.id, registrar?.toolgateUrl ?? spec.toolgate?.url, "set TOOLGATE_URL.");
 
   return {
     id: spec.id,
@@ -119,29 +110,14 @@ export function stdioModule(spec: StdioModuleSpec) {
     },
     async announce(registrar: Registrar) {
       if ("bus" in registrar || !registrar.url) throw new Error(`The stdio module "${spec.id}" is announced with an admin token and its URL.`);
-      const response = await fetch(groupUrl(registrar), {
-        method: "PUT",
-        headers: { authorization: `Bearer ${registrar.adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify(groupBody(spec, registrar.url)),
-      });
-      await sent("register", response, (status) => status === 200 || status === 201);
+      await putGroup(spec.id, toolgateUrl(registrar), registrar.adminToken, groupBody(spec, registrar.url));
     },
     async withdraw(registrar: Registrar) {
       if ("bus" in registrar) throw new Error(`The stdio module "${spec.id}" is withdrawn with an admin token.`);
-      const response = await fetch(groupUrl(registrar), { method: "DELETE", headers: { authorization: `Bearer ${registrar.adminToken}` } });
-      await sent("remove", response, (status) => status === 204 || status === 404);
-    },
-    /** Ends the process (tests). */
-    async close() {
-      const open = connected;
-      connected = undefined;
-      await (await open?.catch(() => undefined))?.close();
+      await deleteGroup(spec.id, toolgateUrl(registrar), registrar.adminToken);
     },
   };
 }
 
 /** The Lambda handler of a stdio server: see stdioModule; the registration event of ToolgateModule registers it. */
-export const stdioLambdaHandler = (spec: StdioModuleSpec): ModuleLambdaHandler => {
-  const module = stdioModule(spec);
-  return registrantHandler(module, (request) => module.fetch(request));
-};
+export const stdioLambdaHandler = (spec: StdioModuleSpec): ModuleLambdaHandler => lambdaHandler(stdioModule(spec));

@@ -60,10 +60,18 @@ export { timedOut } from "./timeout";
 export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
 export type { Jwks } from "./call-token";
 
-/** The call token the executor receives: for its URL, naming the tool as it knows it (an MCP server's own name, without toolgate's prefix). */
-async function signedFor(executor: HttpExecutor | McpExecutor, call: ExecutorCall, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> {
-  const tool = executor.type === "mcp" ? upstreamName(executor, call.tool) : call.tool;
-  return { [CALL_TOKEN_HEADER]: await signer.sign({ ...call, tool, audience: executor.url, timeoutMs }) };
+/** The call token the executor receives: for its URL, the call as the executor knows it. */
+const signedFor = async (executor: HttpExecutor | McpExecutor, call: ExecutorCall, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> => ({
+  [CALL_TOKEN_HEADER]: await signer.sign({ ...call, audience: executor.url, timeoutMs }),
+});
+
+/** What a call forwarded to an MCP server carries besides its token: its people, a paused call's answers, its admission. */
+const forwarded = ({ people, answers, admitted }: RunOptions) => ({ ...(people ? { people } : {}), ...(answers ? { answers } : {}), ...(admitted ? { admitted } : {}) });
+
+/** The group whose process runs a stdio server's call, read or get. */
+function stdioGroup(call: ExecutorCall, { group }: RunOptions) {
+  if (!group) throw executorError("executor_failed", `"${call.tool}" is served by a stdio MCP server, and this call names no group to run it in.`, { recoverable: false });
+  return group;
 }
 
 const clientExecuted = (tool: string) =>
@@ -81,21 +89,13 @@ async function runNative(call: ExecutorCall, { natives, timeoutMs, admitted }: R
 /** The token names the tool as the server knows it: its own name, without toolgate's prefix. */
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
   (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, {
-    ...(options.people ? { people: options.people } : {}),
-    callToken: await signedFor(executor, call, options),
-    ...(options.answers ? { answers: options.answers } : {}),
-    ...(options.admitted ? { admitted: options.admitted } : {}),
+    ...forwarded(options),
+    callToken: await signedFor(executor, { ...call, tool: upstreamName(executor, call.tool) }, options),
   });
 
 /** A stdio server's process is its group's, kept warm; no token: the call never leaves this machine. */
-const runStdio = async (executor: StdioExecutor, call: ExecutorCall, options: RunOptions) => {
-  if (!options.group) throw executorError("executor_failed", `The tool "${call.tool}" is served by a stdio MCP server, and this call names no group to run it in.`, { recoverable: false });
-  return (await loadStdio()).runStdioExecutor(options.group, executor, call, options.secrets, options.timeoutMs, {
-    ...(options.people ? { people: options.people } : {}),
-    ...(options.answers ? { answers: options.answers } : {}),
-    ...(options.admitted ? { admitted: options.admitted } : {}),
-  });
-};
+const runStdio = async (executor: StdioExecutor, call: ExecutorCall, options: RunOptions) =>
+  (await loadStdio()).runStdioExecutor(stdioGroup(call, options), executor, call, options.secrets, options.timeoutMs, forwarded(options));
 
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, {
@@ -118,27 +118,26 @@ const RUNNERS: { [T in Executor["type"]]: Runner<Extract<Executor, { type: T }>>
 };
 
 /** What the server knows a read or get by: its own URI, or the prompt's name without toolgate's prefix. */
-const offerOf = (offers: Awaited<ReturnType<typeof loadMcpOffers>>, executor: McpExecutor | StdioExecutor, call: ExecutorCall) =>
+const offerOf = (executor: McpExecutor | StdioExecutor, call: ExecutorCall) =>
   call.kind === "resource"
     ? { kind: "resource" as const, uri: upstreamOf(String(call.arguments.uri))?.upstream ?? String(call.arguments.uri) }
-    : { kind: "prompt" as const, name: offers.upstreamPrompt(executor, call.tool), arguments: call.arguments as Record<string, string> };
+    : { kind: "prompt" as const, name: upstreamName(executor, call.tool), arguments: call.arguments as Record<string, string> };
 
 /** A resource read or prompt get, forwarded live to the MCP server under what it knows them by; its token names the method. */
 async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: RunOptions) {
-  const offers = await loadMcpOffers();
-  const offer = offerOf(offers, executor, call);
+  const offer = offerOf(executor, call);
   const signed = { ...call, tool: offer.kind === "resource" ? "resources/read" : offer.name, arguments: offer.kind === "resource" ? { uri: offer.uri } : offer.arguments };
-  return offers.runMcpOffer(executor, call.tool, offer, options.secrets, options.timeoutMs, {
-    callToken: { [CALL_TOKEN_HEADER]: await options.signer.sign({ ...signed, audience: executor.url, timeoutMs: options.timeoutMs }) },
+  return (await loadMcpOffers()).runMcpOffer(executor, call.tool, offer, options.secrets, options.timeoutMs, {
+    callToken: await signedFor(executor, signed, options),
     ...(options.admitted ? { admitted: options.admitted } : {}),
   });
 }
 
 /** A stdio server's read or get, on its group's process, as its calls are (no call token: nothing leaves the machine). */
 async function runStdioOffer(executor: StdioExecutor, call: ExecutorCall, options: RunOptions) {
-  if (!options.group) throw executorError("executor_failed", `"${call.tool}" is served by a stdio MCP server, and this use names no group to run it in.`, { recoverable: false });
+  const group = stdioGroup(call, options);
   const [offers, stdio] = await Promise.all([loadMcpOffers(), loadStdio()]);
-  return offers.runMcpOffer(stdio.stdioUpstream(options.group, executor), call.tool, offerOf(offers, executor, call), options.secrets, options.timeoutMs, options.admitted ? { admitted: options.admitted } : {});
+  return offers.runMcpOffer(stdio.stdioUpstream(group, executor), call.tool, offerOf(executor, call), options.secrets, options.timeoutMs, options.admitted ? { admitted: options.admitted } : {});
 }
 
 const offersNothing = (executor: Executor, call: ExecutorCall) =>

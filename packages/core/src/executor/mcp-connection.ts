@@ -7,6 +7,7 @@ import { executorError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { AnswerTooLarge, pooledFetch } from "./pooled-fetch";
 import { HELD_REQUEST_KEY, releaseHeldCalls } from "./held";
+import { withResultTypes } from "./mcp-result-type";
 import { cannotRelay, InputRequired, RelayRefusal } from "./relay";
 import type { RelayedRequest, ServedCall } from "./relay";
 
@@ -97,93 +98,10 @@ const callStreamsOnly =
     if (opensOwnStream) void answering.then(connection.ownStream?.settle, connection.ownStream?.settle);
     const response = await answering;
     if (response.status === 202 && endsHandshake(init.body)) connection.ownStream = ownStream();
-    return withResultTypes(response, connection);
+    return withResultTypes(response, (error) => error instanceof AnswerTooLarge && connection.broke?.(error));
   };
 
 const endsHandshake = (body: RequestInit["body"]) => typeof body === "string" && body.includes("notifications/initialized") && isInitializedNotification(JSON.parse(body));
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * A JSON-RPC message with its result's resultType: a result without one is complete, the protocol's
- * absent-means-complete bridge, which a 2025-era server that also offers 2026-07-28 (or answers as if it did not)
- * needs; the SDK's 2025 reading drops the field again. Anything else as it came.
- */
-export function withResultType(message: unknown): unknown {
-  if (Array.isArray(message)) return message.map(withResultType);
-  if (!isObject(message) || !("id" in message) || !isObject(message.result) || "resultType" in message.result) return message;
-  return { ...message, result: { ...message.result, resultType: "complete" } };
-}
-
-const LINE_END = /\r\n|\r|\n/g;
-
-/** One event of a stream (its lines), its data given withResultType when it is a JSON-RPC result. */
-function eventWithResultType(lines: string[]): string[] {
-  const isData = (line: string) => line === "data" || line.startsWith("data:");
-  const data = lines.filter(isData).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
-  if (!data.includes('"result"')) return lines;
-  let message: unknown;
-  try {
-    message = JSON.parse(data);
-  } catch {
-    return lines;
-  }
-  const read = withResultType(message);
-  return read === message ? lines : [...lines.filter((line) => !isData(line)), `data: ${JSON.stringify(read)}`];
-}
-
-/** An event stream passed on event by event, as each ends (so progress still arrives during a call), each read by eventWithResultType. */
-export function eventsWithResultType(): TransformStream<string, string> {
-  let line = "";
-  let event: string[] = [];
-  let endedOnCarriageReturn = false;
-  return new TransformStream({
-    transform(chunk, controller) {
-      const text = endedOnCarriageReturn && chunk.startsWith("\n") ? chunk.slice(1) : chunk;
-      let from = 0;
-      for (const end of text.matchAll(LINE_END)) {
-        const whole = line + text.slice(from, end.index);
-        line = "";
-        from = end.index + end[0].length;
-        if (whole) event.push(whole);
-        else {
-          controller.enqueue(event.length ? `${eventWithResultType(event).join("\n")}\n\n` : "\n");
-          event = [];
-        }
-      }
-      line += text.slice(from);
-      endedOnCarriageReturn = text.endsWith("\r");
-    },
-    flush(controller) {
-      if (event.length || line) controller.enqueue([...event, line].join("\n"));
-    },
-  });
-}
-
-/** The answer with its results' resultType (withResultType), a JSON body read whole, an event stream as it arrives. */
-async function withResultTypes(response: Response, connection: Connection): Promise<Response> {
-  const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (!response.body || (type !== "application/json" && type !== "text/event-stream")) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  const init = { status: response.status, statusText: response.statusText, headers };
-  if (type === "text/event-stream") {
-    const events = eventsWithResultType();
-    void response.body
-      .pipeThrough(new TextDecoderStream())
-      .pipeTo(events.writable)
-      .catch((error: unknown) => error instanceof AnswerTooLarge && connection.broke?.(error));
-    return new Response(events.readable.pipeThrough(new TextEncoderStream()), init);
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return new Response(text, init);
-  }
-  return new Response(JSON.stringify(withResultType(body)), init);
-}
 
 /** Idle connections per URL and headers (secret values included), the most recently used server last; a call takes one or connects anew. */
 const idle = new Map<string, Connection[]>();
@@ -193,7 +111,7 @@ const keyOf = (url: string, headers: Record<string, string>) =>
 
 const close = (connection: Connection) => {
   connection.ownStream?.settle();
-  void connection.client.close().catch(() => {});
+  return connection.client.close().catch(() => {});
 };
 
 /** A stream's reconnection, on a timer that does not keep the process alive. */
@@ -213,7 +131,7 @@ async function take(url: URL, headers: Record<string, string>, serving: ServedCa
     const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: callStreamsOnly(connection), reconnectionScheduler: unrefTimer });
     await connection.client.connect(transport, { signal });
   } catch (error) {
-    close(connection);
+    void close(connection);
     throw error;
   }
   return connection;
@@ -226,10 +144,10 @@ function giveBack(connection: Connection) {
   if (idle.size >= MAX_SERVERS) {
     const [oldestKey, oldest] = idle.entries().next().value!;
     idle.delete(oldestKey);
-    oldest.forEach(close);
+    for (const connection of oldest) void close(connection);
   }
   idle.set(connection.key, waiting);
-  if (waiting.length >= MAX_IDLE_PER_SERVER) close(connection);
+  if (waiting.length >= MAX_IDLE_PER_SERVER) void close(connection);
   else waiting.push(connection);
 }
 
@@ -246,7 +164,7 @@ async function withConnection<T>(url: URL, headers: Record<string, string>, serv
     return value;
   } catch (error) {
     if (error instanceof InputRequired) giveBack(connection);
-    else close(connection);
+    else void close(connection);
     throw error;
   }
 }
@@ -256,7 +174,7 @@ export async function closeMcpConnections() {
   releaseHeldCalls();
   const open = [...idle.values()].flat();
   idle.clear();
-  await Promise.all(open.map((connection) => (connection.ownStream?.settle(), connection.client.close().catch(() => {}))));
+  await Promise.all(open.map(close));
 }
 
 const reasonOf = (error: unknown) => {
@@ -270,7 +188,7 @@ const reasonOf = (error: unknown) => {
 };
 
 /** `where`: the server as a message names it ("at https://host", "of the group \"files\" (stdio)"). */
-export type Exchange = { where: string; tool: string; timeoutMs: number; secrets: string[] };
+export type Exchange = { where: string; secrets: string[] };
 
 export const failed = ({ where, secrets }: Exchange, reason: string, details: Record<string, unknown> = {}) =>
   executorError("executor_failed", `The tool's MCP server ${where} failed: ${scrubText(reason, secrets)}.`, { recoverable: false, ...details });
@@ -319,7 +237,7 @@ export async function exchange<T>(
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ) {
   const { where, secrets, withConnection: connected } = "open" in executor ? { where: executor.where, ...(await executor.open(source)) } : await overHttp(executor, source);
-  const context: Exchange = { where, tool, timeoutMs, secrets };
+  const context: Exchange = { where, secrets };
   const scope = scopeOf(secrets);
   const admitted = scope?.admitted;
   const abort = new AbortController();

@@ -1,56 +1,28 @@
 // What an MCP server offers besides tools: reached only through `loadMcpOffers()`, like the executor itself.
-import { isInputRequiredResult, SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
+import { isInputRequiredResult } from "@modelcontextprotocol/client";
 import type { Client, CompleteRequest, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { scrubSecrets } from "../call/redact";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
+import { everyPage, withoutServerInfo } from "./mcp";
 import { exchange, failed, requestOptions } from "./mcp-connection";
 import type { Exchange, Upstream } from "./mcp-connection";
 import { upstreamName } from "./mcp-tools";
 import type { SecretSource } from "./secrets";
 import type { McpExecutor, OfferAnswer, ToolResult } from "./schema";
 
-/** Pages of a list followed before an import gives up on it. */
-const MAX_LIST_PAGES = 100;
-
 /** What a server lists besides tools, as it listed them (toolgate's offer/schema reads them). */
 export type ListedByServer = { resources: unknown[]; resourceTemplates: unknown[]; prompts: unknown[] };
-
-async function everyPage<T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const listed = await list(cursor);
-    items.push(...listed.items);
-    if (!listed.nextCursor || listed.nextCursor === cursor) return items;
-    cursor = listed.nextCursor;
-  }
-  throw new Error(`a list was still paging after ${MAX_LIST_PAGES} pages`);
-}
 
 /** Every resource, template and prompt the server lists (each page), or none of a kind its capabilities do not declare. */
 export async function listMcpOffers(executor: McpExecutor | Upstream, source: SecretSource, timeoutMs: number): Promise<ListedByServer> {
   const { value } = await exchange(executor, source, "resources/list", timeoutMs, () => undefined, async ({ client }, signal) => {
     const capabilities = client.getServerCapabilities() ?? {};
     const options = { ...requestOptions(signal, timeoutMs), cacheMode: "bypass" as const };
-    const from = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
-    const resources = capabilities.resources
-      ? await everyPage(async (cursor) => {
-          const page = await client.listResources(from(cursor), options);
-          return { items: page.resources, nextCursor: page.nextCursor };
-        })
-      : [];
+    const resources = capabilities.resources ? await everyPage("resources/list", (params) => client.listResources(params, options), (page) => page.resources) : [];
     const resourceTemplates = capabilities.resources
-      ? await everyPage(async (cursor) => {
-          const page = await client.listResourceTemplates(from(cursor), options);
-          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-        })
+      ? await everyPage("resources/templates/list", (params) => client.listResourceTemplates(params, options), (page) => page.resourceTemplates)
       : [];
-    const prompts = capabilities.prompts
-      ? await everyPage(async (cursor) => {
-          const page = await client.listPrompts(from(cursor), options);
-          return { items: page.prompts, nextCursor: page.nextCursor };
-        })
-      : [];
+    const prompts = capabilities.prompts ? await everyPage("prompts/list", (params) => client.listPrompts(params, options), (page) => page.prompts) : [];
     return { resources, resourceTemplates, prompts };
   });
   return value;
@@ -69,16 +41,12 @@ function textOf(answer: OfferAnswer): string {
 }
 
 /**
- * The answer as the agent gets it: without what names the server (a 2026-07-28 server stamps its serverInfo into _meta)
- * or says how long it may be cached (its cacheScope and ttlMs: toolgate's own hints are the agent's), since to the
- * agent's client toolgate is the server.
+ * The answer as the agent gets it: without what names the server (withoutServerInfo) or says how long it may be cached
+ * (its cacheScope and ttlMs: toolgate's own hints are the agent's), since to the agent's client toolgate is the server.
  */
 function asToolgates<T extends { _meta?: Record<string, unknown> | undefined }>(answer: T): T {
   const { cacheScope: _scope, ttlMs: _ttl, resultType: _type, ...rest } = answer as T & { cacheScope?: unknown; ttlMs?: unknown; resultType?: unknown };
-  if (!rest._meta || !(SERVER_INFO_META_KEY in rest._meta)) return rest as T;
-  const { [SERVER_INFO_META_KEY]: _server, ...meta } = rest._meta;
-  const { _meta: _stamped, ...unstamped } = rest;
-  return (Object.keys(meta).length ? { ...unstamped, _meta: meta } : unstamped) as T;
+  return withoutServerInfo(rest as T);
 }
 
 function offerResult(answer: OfferAnswer, context: Exchange): ToolResult {

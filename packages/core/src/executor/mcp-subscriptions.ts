@@ -1,4 +1,4 @@
-// Resource subscriptions upstream: reached only through `loadMcpSubscriptions()`, like the executor itself.
+// Resource subscriptions upstream: reached only through mcp/subscriptions.ts's lazy import, like the executor itself.
 import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { McpSubscription } from "@modelcontextprotocol/client";
@@ -147,9 +147,6 @@ export async function watchUpstream(groupId: string, executor: McpExecutor, upst
   }
   return { release };
 }
-
-/** How many URIs this process watches upstream, over how many subscription connections (tests, diagnostics). */
-export const upstreamWatches = () => ({ connections: feeds.size, uris: [...feeds.values()].reduce((count, feed) => count + feed.watched.size, 0) });
 
 /** Closes every subscription connection (shutdown). */
 export function closeUpstreamSubscriptions() {

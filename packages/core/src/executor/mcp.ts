@@ -1,16 +1,16 @@
 // The MCP executor: reached only through `await import("./mcp")`, so functions that never call an MCP server never load the SDK.
 import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
 import type { Client } from "@modelcontextprotocol/client";
-import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/client";
+import type { CallToolResult, InputRequiredResult, ListToolsResult } from "@modelcontextprotocol/client";
 import { scrubSecrets } from "../call/redact";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { HeldCall, heldElsewhere, takeHeld } from "./held";
 import type { HeldPause } from "./held";
 import { exchange, failed, relayed, requestOptions } from "./mcp-connection";
-import type { Exchange, ServedCall, Upstream } from "./mcp-connection";
+import type { Exchange, Upstream } from "./mcp-connection";
 import { McpTool, upstreamName } from "./mcp-tools";
 import { InputRequired, isRelayed, RelayRefusal } from "./relay";
-import type { CallPeople, ClientCapabilities, InputAnswers, InputRequests } from "./relay";
+import type { CallPeople, ClientCapabilities, InputAnswers, InputRequests, ServedCall } from "./relay";
 import type { SecretSource } from "./secrets";
 import type { McpExecutor, ToolResult } from "./schema";
 
@@ -18,24 +18,29 @@ export { closeMcpConnections } from "./mcp-connection";
 
 export type McpCall = { tool: string; arguments: Record<string, unknown> };
 
-/** Pages of tools/list followed before an import gives up: a server listing the same cursor forever is not followed forever. */
+/** Pages of a list followed before an import gives up: a server listing the same cursor forever is not followed forever. */
 const MAX_LIST_PAGES = 100;
 /** Times one call may ask for input before toolgate stops answering: a server asking forever is not answered forever. */
 const MAX_INPUT_ROUNDS = 10;
 
+/** Every item of a list the server pages (`list` asks for one page, `items` reads it), up to MAX_LIST_PAGES pages. */
+export async function everyPage<P extends { nextCursor?: string | undefined }, T>(method: string, list: (params: { cursor?: string }) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const listed = await list(cursor === undefined ? {} : { cursor });
+    all.push(...items(listed));
+    if (!listed.nextCursor || listed.nextCursor === cursor) return all;
+    cursor = listed.nextCursor;
+  }
+  throw new Error(`${method} was still paging after ${MAX_LIST_PAGES} pages`);
+}
+
 /** Every tool the server lists, following tools/list page by page. */
 export async function listMcpTools(executor: McpExecutor | Upstream, source: SecretSource, timeoutMs: number): Promise<McpTool[]> {
-  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, () => undefined, async ({ client }, signal) => {
-    const tools: unknown[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const listed = await client.listTools(cursor === undefined ? {} : { cursor }, { ...requestOptions(signal, timeoutMs), cacheMode: "bypass" });
-      tools.push(...listed.tools);
-      if (!listed.nextCursor || listed.nextCursor === cursor) return tools;
-      cursor = listed.nextCursor;
-    }
-    throw new Error(`tools/list was still paging after ${MAX_LIST_PAGES} pages`);
-  });
+  const { value, context } = await exchange(executor, source, "tools/list", timeoutMs, () => undefined, ({ client }, signal) =>
+    everyPage<ListToolsResult, unknown>("tools/list", (params) => client.listTools(params, { ...requestOptions(signal, timeoutMs), cacheMode: "bypass" }), (page) => page.tools),
+  );
   const parsed = McpTool.array().safeParse(value);
   if (!parsed.success) throw failed(context, "its tools/list answer is not a list of tools with a name and an inputSchema");
   return parsed.data;
@@ -59,11 +64,11 @@ function joinedContent(result: CallToolResult) {
  * The answer without what names the server that gave it (a 2026-07-28 server stamps its serverInfo into every result's
  * _meta): to the agent's client toolgate is the server, and stamps its own.
  */
-function withoutServerInfo(answer: CallToolResult): CallToolResult {
+export function withoutServerInfo<T extends { _meta?: Record<string, unknown> | undefined }>(answer: T): T {
   if (!answer._meta || !(SERVER_INFO_META_KEY in answer._meta)) return answer;
   const { [SERVER_INFO_META_KEY]: _server, ...meta } = answer._meta;
   const { _meta: _stamped, ...rest } = answer;
-  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as T;
 }
 
 /**

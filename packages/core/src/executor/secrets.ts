@@ -2,7 +2,7 @@ import { Resource } from "sst";
 import { isSecretKey } from "../call/redact";
 import { groupError } from "../group/errors";
 import { executorError } from "./errors";
-import type { ExecutorHeaders } from "./schema";
+import type { ExecutorHeaders, SecretRef } from "./schema";
 
 /** Where named secrets come from when a call is made. Their values are never stored, returned or logged. */
 export type SecretSource = { read(name: string): Promise<string | undefined> };
@@ -63,13 +63,13 @@ export const missingSecret = (name: string, origin: string) =>
   );
 
 /**
- * The headers to send, each secret reference replaced by its prefix and the secret's value, and the secret values themselves
+ * The values, each secret reference replaced by its prefix and the secret's value, and the secret values themselves
  * (to cut out of anything the upstream sends back); a missing secret is a 502 naming it.
  */
-export async function resolveHeaders(headers: ExecutorHeaders | undefined, secrets: SecretSource, origin: string) {
+export async function resolveSecrets(values: Record<string, string | SecretRef> | undefined, secrets: SecretSource, origin: string) {
   const revealed: string[] = [];
   const entries = await Promise.all(
-    Object.entries(headers ?? {}).map(async ([name, value]) => {
+    Object.entries(values ?? {}).map(async ([name, value]) => {
       if (typeof value === "string") return [name, value] as const;
       const secret = await secrets.read(value.secret);
       if (secret === undefined) throw missingSecret(value.secret, origin);
@@ -77,7 +77,13 @@ export async function resolveHeaders(headers: ExecutorHeaders | undefined, secre
       return [name, `${value.prefix ?? ""}${secret}`] as const;
     }),
   );
-  return { headers: Object.fromEntries(entries), secrets: revealed };
+  return { values: Object.fromEntries(entries), secrets: revealed };
+}
+
+/** The headers to send, their secrets read (see resolveSecrets). */
+export async function resolveHeaders(headers: ExecutorHeaders | undefined, secrets: SecretSource, origin: string) {
+  const resolved = await resolveSecrets(headers, secrets, origin);
+  return { headers: resolved.values, secrets: resolved.secrets };
 }
 
 /** A secret-looking header (Authorization, X-Api-Key, Cookie...) given as a literal would be stored: it must name a secret. */

@@ -17,7 +17,7 @@ const CREDENTIAL_SHAPES = [
   /^(bearer|basic|token)\s+\S{8,}$/i,
 ];
 
-export const looksLikeCredential = (value: string) => CREDENTIAL_SHAPES.some((shape) => shape.test(value.trim()));
+const looksLikeCredential = (value: string) => CREDENTIAL_SHAPES.some((shape) => shape.test(value.trim()));
 
 type Refusal = { path: string; message: string };
 

@@ -13,7 +13,7 @@ import { StdioTransport } from "./stdio-transport";
 const CLIENT_INFO = { name: "toolgate", version: "1.0.0" };
 const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 /** How long a process may take from its start to the end of its handshake. */
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 /** The first wait before a process that ended is started again, doubled for each failure in a row, up to the last. */
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -65,11 +65,6 @@ export class StdioServer {
 
   get executor() {
     return this.launch.executor;
-  }
-
-  /** The sandbox's process on this machine (bwrap's), while one runs. */
-  get pid(): number | undefined {
-    return this.running?.transport.pid;
   }
 
   private failure(reason: string, details: Record<string, unknown> = {}) {

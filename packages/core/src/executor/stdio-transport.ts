@@ -30,10 +30,6 @@ export class StdioTransport implements Transport {
     private readonly options: { maxLineBytes: number; stderr: (line: string) => void },
   ) {}
 
-  get pid() {
-    return this.child?.pid;
-  }
-
   start(): Promise<void> {
     return new Promise((started, failed) => {
       const child = spawn(this.command.command, this.command.args, { env: this.command.env, stdio: ["pipe", "pipe", "pipe"] });

@@ -6,7 +6,7 @@ import type { McpCall, McpCallOptions } from "./mcp";
 import type { Connected, Upstream } from "./mcp-connection";
 import type { McpTool } from "./mcp-tools";
 import { executorError } from "./errors";
-import { missingSecret } from "./secrets";
+import { resolveSecrets } from "./secrets";
 import type { SecretSource } from "./secrets";
 import type { StdioExecutor, ToolResult } from "./schema";
 import { stdioHost } from "./stdio-host";
@@ -18,21 +18,6 @@ const servers = new Map<string, StdioServer>();
 
 const noHost = (group: string) =>
   executorError("executor_failed", `The stdio MCP server of the group "${group}" cannot run here: no runtime in this process starts stdio servers (npm start does).`, { recoverable: false });
-
-/** The executor's environment with each secret read now (a missing one is 502 naming it), and the secret values. */
-async function environment(group: string, executor: StdioExecutor, source: SecretSource) {
-  const secrets: string[] = [];
-  const entries = await Promise.all(
-    Object.entries(executor.env ?? {}).map(async ([name, value]) => {
-      if (typeof value === "string") return [name, value] as const;
-      const secret = await source.read(value.secret);
-      if (secret === undefined) throw missingSecret(value.secret, `the stdio server of the group "${group}"`);
-      secrets.push(secret);
-      return [name, `${value.prefix ?? ""}${secret}`] as const;
-    }),
-  );
-  return { env: Object.fromEntries(entries), secrets };
-}
 
 const keyOf = (executor: StdioExecutor, env: Record<string, string>) => createHash("sha256").update(JSON.stringify([executor, env])).digest("base64url");
 
@@ -55,7 +40,7 @@ export function stdioUpstream(group: string, executor: StdioExecutor): Upstream 
     async open(source) {
       const host = stdioHost();
       if (!host) throw noHost(group);
-      const { env, secrets } = await environment(group, executor, source);
+      const { values: env, secrets } = await resolveSecrets(executor.env, source, `the stdio server of the group "${group}"`);
       const server = serverFor(host, group, executor, env, secrets);
       const withConnection: Connected = (serving, _signal, work) => server.serve(serving, (client) => work({ key: server.key, client, ...(serving ? { serving } : {}) }));
       return { secrets, withConnection };
@@ -83,6 +68,3 @@ export async function stopStdioServers() {
   servers.clear();
   await Promise.all(all.map((server) => server.stop()));
 }
-
-/** The groups whose server runs now, with its sandbox's process id. */
-export const runningStdioServers = () => [...servers.values()].flatMap((server) => (server.pid === undefined ? [] : [{ group: server.group, pid: server.pid }]));

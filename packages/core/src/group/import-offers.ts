@@ -7,8 +7,7 @@ import { offersAnything, offersFrom } from "../offer/imported";
 import type { Offers } from "../offer/schema";
 import { summarise } from "../validation";
 import { groupError } from "./errors";
-
-import { IMPORT_TIMEOUT_MS, STDIO_IMPORT_TIMEOUT_MS } from "./import-timeouts";
+import { importFailed, importTimeoutOf, serverOf } from "./import-server";
 
 /**
  * What an MCP server offers besides tools (resources, templates, prompts: those its capabilities declare, every page),
@@ -17,22 +16,15 @@ import { IMPORT_TIMEOUT_MS, STDIO_IMPORT_TIMEOUT_MS } from "./import-timeouts";
  */
 export async function importOffers(executor: Executor | undefined, secrets: SecretSource, groupId = ""): Promise<{ offers?: Offers }> {
   if (executor?.type !== "mcp" && executor?.type !== "stdio") return {};
-  const origin = executor.type === "mcp" ? `the MCP server at ${new URL(executor.url).origin}` : `the stdio MCP server of the group "${groupId}"`;
-  const timeoutMs = executor.type === "mcp" ? IMPORT_TIMEOUT_MS : STDIO_IMPORT_TIMEOUT_MS;
   const server = executor.type === "mcp" ? executor : (await loadStdio()).stdioUpstream(groupId, executor);
   let listed;
   try {
-    listed = await (await loadMcpOffers()).listMcpOffers(server, secrets, timeoutMs);
+    listed = await (await loadMcpOffers()).listMcpOffers(server, secrets, importTimeoutOf(executor));
   } catch (error) {
-    if (!(error instanceof ToolgateError) || error.status < 500) throw error;
-    throw groupError(
-      "mcp_import_failed",
-      `The resources and prompts of ${origin} could not be imported: ${error.code === "tool_timeout" ? `it did not list them within ${timeoutMs} ms.` : error.message} Nothing was registered.`,
-      { ...(typeof error.details.secret === "string" ? { secret: error.details.secret } : {}), recoverable: true },
-    );
+    throw error instanceof ToolgateError && error.status >= 500 ? importFailed("resources and prompts", executor, groupId, error) : error;
   }
   const read = offersFrom(executor.toolPrefix, listed);
   if ("issues" in read)
-    throw groupError("invalid_group_def", `The resources and prompts of ${origin} cannot be registered: ${summarise(read.issues)}.`, { details: read.issues });
+    throw groupError("invalid_group_def", `The resources and prompts of ${serverOf(executor, groupId)} cannot be registered: ${summarise(read.issues)}.`, { details: read.issues });
   return offersAnything(read.offers) ? { offers: read.offers } : {};
 }

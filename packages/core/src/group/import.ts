@@ -3,7 +3,6 @@ import { loadMcp } from "../executor/load-mcp";
 import { invalidNames, toToolDefinition } from "../executor/mcp-tools";
 import { refuseLiteralSecrets } from "../executor/secrets";
 import type { SecretSource } from "../executor/secrets";
-import type { McpExecutor, StdioExecutor } from "../executor/schema";
 import { refuseStdio } from "../executor/stdio-check";
 import { loadStdio } from "../executor/stdio-load";
 import type { Db } from "../dynamo/client";
@@ -11,32 +10,13 @@ import type { ToolDefinition } from "../tool/schema";
 import { parseOr, summarise } from "../validation";
 import type { Catalog } from "./catalog";
 import { GROUP_ERRORS, groupError, groupNotFound } from "./errors";
-import { parseGroupId, registerGroup } from "./register";
 import { importOffers } from "./import-offers";
+import { parseGroupId, registerGroup } from "./register";
 import type { RegisterOutcome } from "./register";
 import { GroupDefinition, MAX_TOOLS_PER_GROUP } from "./schema";
 import type { GroupInput } from "./schema";
-
-import { IMPORT_TIMEOUT_MS, STDIO_IMPORT_TIMEOUT_MS } from "./import-timeouts";
-
-export { IMPORT_TIMEOUT_MS } from "./import-timeouts";
-
-const importTimeoutOf = (executor: ImportedFrom) => (executor.type === "mcp" ? IMPORT_TIMEOUT_MS : STDIO_IMPORT_TIMEOUT_MS);
-
-/** An executor whose tools are imported from its MCP server: one over Streamable HTTP, or a stdio server's process. */
-type ImportedFrom = McpExecutor | StdioExecutor;
-
-const serverOf = (executor: ImportedFrom, groupId: string) =>
-  executor.type === "mcp" ? `the MCP server at ${new URL(executor.url).origin}` : `the stdio MCP server of the group "${groupId}"`;
-
-const importFailed = (executor: ImportedFrom, groupId: string, error: ToolgateError) =>
-  groupError(
-    "mcp_import_failed",
-    `The tools of ${serverOf(executor, groupId)} could not be imported: ${
-      error.code === "tool_timeout" ? `it did not list them within ${importTimeoutOf(executor)} ms.` : error.message
-    } Nothing was registered.`,
-    { ...(typeof error.details.secret === "string" ? { secret: error.details.secret } : {}), recoverable: true },
-  );
+import { IMPORT_TIMEOUT_MS, importFailed, serverOf, STDIO_IMPORT_TIMEOUT_MS } from "./import-server";
+import type { ImportedFrom } from "./import-server";
 
 const invalidImport = (executor: ImportedFrom, groupId: string, details: { path: string; message: string }[]) =>
   groupError("invalid_group_def", `The tools of ${serverOf(executor, groupId)} cannot be registered: ${summarise(details)}.`, { details });
@@ -55,7 +35,7 @@ export async function importTools(executor: ImportedFrom, secrets: SecretSource,
   try {
     listed = await listTools(executor, groupId, secrets);
   } catch (error) {
-    throw error instanceof ToolgateError && error.status >= 500 ? importFailed(executor, groupId, error) : error;
+    throw error instanceof ToolgateError && error.status >= 500 ? importFailed("tools", executor, groupId, error) : error;
   }
   if (listed.length === 0) throw invalidImport(executor, groupId, [{ path: "tools", message: "the server lists no tools" }]);
   if (listed.length > MAX_TOOLS_PER_GROUP)

@@ -189,10 +189,10 @@ function serveTasks(server: Server, caller: McpCaller) {
   });
 }
 
-/** A 2025-era client's log level, kept for its later requests (each is served afresh). */
 /** The lists a client may cache for a while: each is private to the agent. */
 const LISTS = ["tools/list", "resources/list", "resources/templates/list", "prompts/list"] as const;
 
+/** A 2025-era client's log level, kept for its later requests (each is served afresh). */
 const LogLevelParams = z.looseObject({ level: z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]) });
 
 /**

@@ -31,7 +31,7 @@ const toolgateCodes = (error: ToolgateError) => {
  * agent may not use is an invalid parameter (-32602, what 2026-07-28 answers for a resource not found, and for an unknown
  * tool); any other refusal -32603. toolgate's code, the recorded call and whether to retry are its data, as a tool's refusal's _meta.
  */
-function asProtocolError(caller: OfferCaller, error: unknown): never {
+export function asProtocolError(caller: Pick<OfferCaller, "refuseCaller">, error: unknown): never {
   if (error instanceof ToolgateError && isCallerRefusal(error)) caller.refuseCaller(error);
   const refused = error instanceof StoreUnavailableError ? storeUnavailable(error) : error;
   if (!(refused instanceof ToolgateError)) throw error;

@@ -6,7 +6,7 @@ import { freshView } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { closeStream, openStream, TooManyStreamsError } from "./streams";
 import type { AgentStream, ListKind, StreamNotification } from "./streams";
-import { MAX_SUBSCRIPTIONS_PER_STREAM, subscribe } from "./subscriptions";
+import { MAX_SUBSCRIPTIONS_PER_STREAM, readDecision, subscribe } from "./subscriptions";
 
 const ListenFilter = z.looseObject({
   toolsListChanged: z.boolean().optional(),
@@ -40,7 +40,7 @@ function listsOf(filter: z.infer<typeof ListenFilter>): Set<ListKind> {
 async function subscribeAll(stream: AgentStream, uris: readonly string[]): Promise<string[]> {
   if (uris.length === 0) return [];
   const { access } = await freshView(stream.deps, stream.agent);
-  const outcomes = await Promise.allSettled(uris.map((uri) => subscribe(stream, access, uri)));
+  const outcomes = await Promise.allSettled(uris.map(async (uri) => subscribe(stream, readDecision(access, uri), uri)));
   return uris.filter((uri, index) => outcomes[index]!.status === "fulfilled" && stream.subscriptions.has(uri));
 }
 

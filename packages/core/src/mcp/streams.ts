@@ -59,8 +59,12 @@ const LIST_CHANGED: Record<ListKind, string> = {
   prompts: "notifications/prompts/list_changed",
 };
 
+/** Everything an agent's lists are decided from: the catalog's version, its role's and its own record. */
+const basisOf = ({ version, access }: View) => JSON.stringify([version, access.role.id, access.role.version, access.agent]);
+
 const streamsOf = new Map<string, Set<AgentStream>>();
-const listings = new Map<string, Listing>();
+/** What each agent with a stream saw last, and its basis: while that holds, its lists are not computed again. */
+const listings = new Map<string, { basis: string; listing: Listing }>();
 let watching: NodeJS.Timeout | undefined;
 
 const logError = (message: string) => console.error(JSON.stringify({ level: "error", area: "mcp-streams", error: message }));
@@ -125,10 +129,11 @@ async function lookAt(agentId: string): Promise<void> {
     return;
   }
   if (streamsOf.get(agentId) !== streams) return;
-  const now = listingOf(view);
+  const basis = basisOf(view);
   const before = listings.get(agentId);
-  listings.set(agentId, now);
-  const changed = before ? (Object.keys(now) as ListKind[]).filter((kind) => now[kind] !== before[kind]) : [];
+  const now = before?.basis === basis ? before.listing : listingOf(view);
+  listings.set(agentId, { basis, listing: now });
+  const changed = before ? (Object.keys(now) as ListKind[]).filter((kind) => now[kind] !== before.listing[kind]) : [];
   for (const stream of streams) {
     for (const kind of changed) if (stream.lists.has(kind)) stream.send({ method: LIST_CHANGED[kind] });
     for (const [uri, subscription] of stream.subscriptions)

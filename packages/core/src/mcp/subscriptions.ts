@@ -1,8 +1,11 @@
 import type { Access } from "../access/index";
 import { executorError } from "../executor/errors";
 import { decideOffer } from "../offer/index";
+import type { OfferDecision } from "../offer/index";
 import { relayUpdate } from "./streams";
 import type { AgentStream } from "./streams";
+
+type ReadAllowed = Extract<OfferDecision, { allowed: true }>;
 
 /** Resources one stream (a session's, or a listen's) may be subscribed to at once. */
 export const MAX_SUBSCRIPTIONS_PER_STREAM = 32;
@@ -22,13 +25,18 @@ const notRelayable = (uri: string, group: string) =>
     recoverable: false,
   });
 
-/**
- * Subscribes the stream to a resource the agent may read (decideOffer, as a read: anything else is its refusal,
- * tool_not_available), once the group's server accepted the subscription upstream; subscribing again is a no-op.
- */
-export async function subscribe(stream: AgentStream, access: Access, uri: string): Promise<void> {
+/** The decision to read a URI (decideOffer): its refusal (tool_not_available, ambiguous_resource) is thrown. */
+export function readDecision(access: Access, uri: string): ReadAllowed {
   const decision = decideOffer(access, { kind: "resource", uri });
   if (!decision.allowed) throw decision.error;
+  return decision;
+}
+
+/**
+ * Subscribes the stream to a resource the agent may read (its readDecision), once the group's server accepted the
+ * subscription upstream; subscribing again is a no-op.
+ */
+export async function subscribe(stream: AgentStream, decision: ReadAllowed, uri: string): Promise<void> {
   if (stream.subscriptions.has(uri)) return;
   if (stream.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_STREAM) throw new TooManySubscriptionsError();
   const executor = decision.group.executor;

@@ -1,6 +1,5 @@
-import type { Access } from "../access/index";
+import type { Access, Decision } from "../access/index";
 import { accessError } from "../access/errors";
-import type { ToolgateError } from "../error";
 import type { Group } from "../group/schema";
 import { scopeOfGroup } from "../group/schema";
 import { deniedWhateverTheArguments } from "../policy/listing";
@@ -74,7 +73,7 @@ export type OfferDecision =
       counter: string;
       issues: Issue[];
     }
-  | { allowed: false; error: ToolgateError; group: string | null };
+  | Extract<Decision, { allowed: false }>;
 
 const notAvailable = (access: Access, what: string, name: string) =>
   accessError(
@@ -127,6 +126,13 @@ function readable(access: Access, uri: string): { group: Group; upstream: string
   return offering.length === 1 ? { group: offering[0]!, upstream: uri } : undefined;
 }
 
+/** A prompt the agent may get (as listed), by toolgate's name, with the group that offers it. */
+function offeredPrompt(access: Access, name: string): { prompt: AgentPrompt; group: Group } | undefined {
+  const prompt = listedOffers(access).prompts.find((candidate) => candidate.name === name);
+  const group = prompt && access.manager.getGroup(prompt.group);
+  return prompt && group ? { prompt, group } : undefined;
+}
+
 /** A prompt's arguments against what it declares: each required one given. */
 const missingArguments = (prompt: OfferedPrompt, given: Record<string, string>): Issue[] =>
   (prompt.arguments ?? []).filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => ({ path: argument.name, message: "is required" }));
@@ -139,9 +145,9 @@ export function decideOffer(access: Access, call: OfferCall): OfferDecision {
     const { group, upstream } = found;
     return { allowed: true, group, upstream, definition: READ_DEFINITION, input: { uri: upstream }, context: { uri: upstream }, policy: policyOf(group), counter: `${OFFER_ACTIONS.resource}@${group.id}`, issues: [] };
   }
-  const prompt = listedOffers(access).prompts.find((candidate) => candidate.name === call.name);
-  const group = prompt && access.manager.getGroup(prompt.group);
-  if (!prompt || !group) return { allowed: false, error: notAvailable(access, "prompt", call.name), group: null };
+  const offered = offeredPrompt(access, call.name);
+  if (!offered) return { allowed: false, error: notAvailable(access, "prompt", call.name), group: null };
+  const { prompt, group } = offered;
   return {
     allowed: true,
     group,
@@ -158,8 +164,7 @@ export function decideOffer(access: Access, call: OfferCall): OfferDecision {
 /** Where a completion of a prompt's or a template's argument goes: the group offering it, if the agent may use it. */
 export function completionTarget(access: Access, ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }) {
   if (ref.type === "ref/prompt") {
-    const prompt = listedOffers(access).prompts.find((candidate) => candidate.name === ref.name);
-    const group = prompt && access.manager.getGroup(prompt.group);
+    const group = offeredPrompt(access, ref.name)?.group;
     return group ? { group, error: undefined } : { group: undefined, error: notAvailable(access, "prompt", ref.name) };
   }
   const template = listedOffers(access).resourceTemplates.find((candidate) => candidate.uriTemplate === ref.uri);

@@ -22,26 +22,20 @@ const Annotations = z.object({
   lastModified: Text(64).optional(),
 });
 
-/** A resource as its server listed it (what toolgate keeps of it: no _meta, no icons). */
-export const OfferedResource = z.object({
-  uri: z.string().min(1).max(MAX_URI),
+/** What a resource and a template alike are listed with. */
+const Described = {
   name: Text(256),
   title: Text(256).optional(),
   description: Text(4096).optional(),
   mimeType: Text(256).optional(),
-  size: z.number().int().min(0).optional(),
   annotations: Annotations.optional(),
-});
+};
+
+/** A resource as its server listed it (what toolgate keeps of it: no _meta, no icons). */
+export const OfferedResource = z.object({ uri: z.string().min(1).max(MAX_URI), ...Described, size: z.number().int().min(0).optional() });
 export type OfferedResource = z.infer<typeof OfferedResource>;
 
-export const OfferedTemplate = z.object({
-  uriTemplate: z.string().min(1).max(MAX_URI),
-  name: Text(256),
-  title: Text(256).optional(),
-  description: Text(4096).optional(),
-  mimeType: Text(256).optional(),
-  annotations: Annotations.optional(),
-});
+export const OfferedTemplate = z.object({ uriTemplate: z.string().min(1).max(MAX_URI), ...Described });
 export type OfferedTemplate = z.infer<typeof OfferedTemplate>;
 
 export const PromptArgument = z.object({ name: z.string().min(1).max(128), title: Text(256).optional(), description: Text(1024).optional(), required: z.boolean().optional() });

@@ -26,7 +26,8 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   return { root: real };
 }
 
-const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+/** Whether `path` is `root` or lies under it (both absolute and normalized, as real paths are). */
+export const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
 /**
  * The real path of `path`, existing or not: its symbolic links followed, a dangling one to where it points, and the

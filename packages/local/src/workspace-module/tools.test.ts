@@ -211,6 +211,7 @@ test("run_command - a command whose sandbox cannot start answers an error, and n
 
 test("file worker - a call in flight when the worker dies answers with an error; the next call starts it again", async () => {
   const pid = sandbox.files.pid!;
+  process.kill(pid, "SIGSTOP"); // stopped, the worker cannot answer before it is killed: the call is in flight for sure
   const inFlight = sandbox.files.call("get_workspace_info", {}, new AbortController().signal);
   process.kill(pid, "SIGKILL");
   await expect(inFlight).rejects.toThrow(/The file operations' sandbox stopped \(killed by SIGKILL\) before the call answered; nothing ran outside it/);

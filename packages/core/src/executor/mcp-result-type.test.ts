@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { eventsWithResultType, withResultType } from "./mcp-connection";
+import { eventsWithResultType, withResultType } from "./mcp-result-type";
 
 test("withResultType - a result without resultType is complete; one with it, an error, a notification and a request are as they came", () => {
   expect(withResultType({ jsonrpc: "2.0", id: 1, result: { content: [] } })).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [], resultType: "complete" } });
