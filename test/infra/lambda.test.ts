@@ -179,6 +179,18 @@ test("built functions - a group registered, a role and an agent created, and a g
   expect(JSON.stringify(history.body)).toContain(call.body.callId);
 });
 
+test("built functions - Cedar loads from its installed package on first use: a shipped policy refuses rm -rf /, and /health?deep=1 says the engine answers", async () => {
+  const role = await request("roles", "POST", "/roles", { name: `shell ${ulid()}`, rolePrompt: "Runs commands.", toolGroups: ["command"] });
+  expect(role.status, JSON.stringify(role.body)).toBe(201);
+  const created = await request("execution", "POST", "/agents", { roleId: role.body.id, name: "sam" });
+  const { agent, token } = created.body as { agent: { id: string }; token: string };
+  const refused = await callAs({ agentId: agent.id, token }, "run_command", { command: "rm -rf /" });
+  expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+  expect(refused.body).toMatchObject({ error: "policy_denied", policies: ["dangerous-commands"] });
+  const health = await request("execution", "GET", "/health?deep=1", undefined, null);
+  expect(health.body).toEqual({ ok: true, store: "available", policyEngine: "available" });
+});
+
 test("built functions - arguments that break the tool's JSON Schema are refused 400 and the executor is not called", async () => {
   const caller = await researcher();
   const refused = await callAs(caller, caller.find, { query: "" });

@@ -1,5 +1,6 @@
 import type { Db } from "./dynamo/client";
 import { probeStore } from "./dynamo/health";
+import { cedarAnswers } from "./policy/cedar/wasm";
 
 const PROBE_TIMEOUT_MS = 2_000;
 const REMEMBERED_MS = 1_500;
@@ -25,3 +26,8 @@ export class StoreHealth {
     return this.probing;
   }
 }
+
+export type EngineStatus = "available" | "unavailable";
+
+/** Whether the policy engine loads and answers (loaded now if no policy has needed it yet): the deep health check's. */
+export const policyEngineStatus = (): EngineStatus => (cedarAnswers() ? "available" : "unavailable");

@@ -9,6 +9,7 @@ import type { Catalog, CatalogSnapshot } from "../group/catalog";
 import type { ToolGroupManager } from "../group/manager";
 import { readPolicy } from "./cedar/read";
 import type { PolicyProblem, ReadPolicy } from "./cedar/read";
+import { CedarFault } from "./cedar/wasm";
 import { definitionsMet } from "./cedar/layers";
 import { validateAgainstCatalog } from "./cedar/validate";
 import { compileRule } from "./short-rule";
@@ -59,10 +60,15 @@ export async function checkPolicy({ db, manager }: CheckGround, id: string, inpu
   } else cedar = input.cedar;
   const bytes = Buffer.byteLength(cedar, "utf8");
   if (bytes > MAX_POLICY_BYTES) return { cedar: "", problems: [{ message: `A policy may hold at most 64 KiB of Cedar text; this one holds ${bytes} bytes.` }] };
-  const read = await readPolicy(cedar);
-  if (!read.ok) return { cedar, problems: read.problems };
-  const problems = (await validateAgainstCatalog(manager, [{ id, cedar, targets: read.read.targets, scope: input.scope }])).get(id) ?? [];
-  return { cedar, read: read.read, problems };
+  try {
+    const read = await readPolicy(cedar);
+    if (!read.ok) return { cedar, problems: read.problems };
+    const problems = (await validateAgainstCatalog(manager, [{ id, cedar, targets: read.read.targets, scope: input.scope }])).get(id) ?? [];
+    return { cedar, read: read.read, problems };
+  } catch (error) {
+    if (error instanceof CedarFault) return { cedar, problems: [{ message: `${error.message} This text was not saved: simplify it (fewer nested brackets or operators).` }] };
+    throw error;
+  }
 }
 
 /** Every policy, each with its problems against the catalog now, and the policy set's revision. */
@@ -72,7 +78,10 @@ export async function listPolicies(catalog: Catalog): Promise<{ policies: Policy
 }
 
 async function viewsOf(snapshot: CatalogSnapshot, policies: StoredPolicy[]) {
-  const problems = await validateAgainstCatalog(snapshot.manager, policies);
+  const problems = await validateAgainstCatalog(snapshot.manager, policies).catch((error: unknown) => {
+    if (!(error instanceof CedarFault)) throw error;
+    return new Map(policies.map((policy) => [policy.id, [{ message: `${error.message} These policies could not be checked against the catalog this time.` }]]));
+  });
   return policies.sort((a, b) => a.id.localeCompare(b.id)).map((policy) => viewOf(policy, problems.get(policy.id) ?? []));
 }
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { busy, commonError, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
+import { policyEngineStatus } from "@toolgate/core/health";
 import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
@@ -55,7 +56,9 @@ export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = 
   app.use(requestLog(logRequest));
   app.on(method(API.groups.health.check), path(API.groups.health.check), async (c) => {
     const store = await getToolgate().health.status();
-    return store === "available" ? c.json({ ok: true, store }) : c.json({ ok: false, store }, 503, { "Retry-After": "2" });
+    const engine = c.req.query("deep") === "1" ? { policyEngine: policyEngineStatus() } : {};
+    const ok = store === "available" && engine.policyEngine !== "unavailable";
+    return ok ? c.json({ ok, store, ...engine }) : c.json({ ok, store, ...engine }, 503, { "Retry-After": "2" });
   });
   app.use(async (c, next) => {
     const toolgate = getToolgate();

@@ -15,7 +15,11 @@ import { ToolDefinition } from "@toolgate/core/tool";
 export const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
   z.object({ [key]: z.array(item), nextCursor: z.string().optional() } as { [P in K]: z.ZodArray<T> } & { nextCursor: z.ZodOptional<z.ZodString> });
 
-export const Health = z.object({ ok: z.boolean(), store: z.enum(["available", "unavailable"]) });
+export const Health = z.object({
+  ok: z.boolean(),
+  store: z.enum(["available", "unavailable"]),
+  policyEngine: z.enum(["available", "unavailable"]).optional().describe("With ?deep=1: whether the policy engine loads and answers."),
+});
 
 export const PublicAgent = Agent.omit({ tokenVersion: true });
 export const TerminatedAgent = PublicAgent.extend({ cancelledCalls: z.number().int().describe("how many calls it left waiting (for an approval or its runtime's result) were cancelled") });

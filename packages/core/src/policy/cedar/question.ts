@@ -3,6 +3,7 @@ import type { AuthorizationAnswer, Context, EntityJson } from "@cedar-policy/ced
 import type { Principal } from "../principal";
 import type { PolicyEffect, StoredPolicy } from "../schema";
 import { wellFormed } from "./values";
+import { cedarGeneration } from "./wasm";
 import type { CedarWasm } from "./wasm";
 
 /** What the policies decided about one call: "none" when none matched (the tool's own settings decide). */
@@ -13,6 +14,8 @@ export type Subject = { principal: Principal; tool: string; group: string };
 const MAX_PREPARSED = 512;
 const preparsed = new Map<string, string>();
 let nextSetId = 0;
+/** The engine instance the preparsed sets are in: a new one (after a fault) holds none of them. */
+let preparsedIn = 0;
 
 const fingerprints = new WeakMap<StoredPolicy, string>();
 
@@ -25,6 +28,10 @@ function fingerprintOf(policy: StoredPolicy): string {
 
 /** The id of a preparsed Cedar set holding exactly these policies (their ids and texts say which), parsed once. */
 function preparsedSet(wasm: CedarWasm, policies: readonly StoredPolicy[], key: string): string {
+  if (preparsedIn !== cedarGeneration()) {
+    preparsed.clear();
+    preparsedIn = cedarGeneration();
+  }
   const known = preparsed.get(key);
   if (known) return known;
   if (preparsed.size >= MAX_PREPARSED) {

@@ -3,8 +3,11 @@ import type { PolicyEffect, PolicyReads, PolicyTargets } from "../schema";
 import { cedar } from "./wasm";
 import type { CedarWasm } from "./wasm";
 
-/** A problem Cedar found in a policy, as an operator reads it: Cedar's message, its help, and where in the text. */
-export type PolicyProblem = { message: string; help?: string; start?: number; end?: number; line?: number; column?: number };
+import { positionOf } from "./problem";
+import type { PolicyProblem } from "./problem";
+import { textBoundsProblem } from "./text-bounds";
+
+export type { PolicyProblem } from "./problem";
 
 /** What toolgate reads from one Cedar policy's text. */
 /** `unlessAllowed`: an ask that gives way, for one simple command or path, to an allow policy matching it too (a default). */
@@ -23,11 +26,6 @@ export function problemsOf(text: string, errors: readonly DetailedError[]): Poli
       ...(at !== undefined && start !== undefined ? { start, end: characterAt(at.end), ...positionOf(text, start) } : {}),
     };
   });
-}
-
-function positionOf(text: string, offset: number) {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 const GROUP_ACTION_PREFIX = "group:";
@@ -105,6 +103,8 @@ function readsOf(json: PolicyJson): PolicyReads {
 
 /** Reads exactly one static Cedar policy; its problems when it does not parse or is not exactly one policy. */
 export async function readPolicy(text: string): Promise<{ ok: true; read: ReadPolicy } | { ok: false; problems: PolicyProblem[] }> {
+  const outOfBounds = textBoundsProblem(text);
+  if (outOfBounds) return { ok: false, problems: [outOfBounds] };
   const wasm = await cedar();
   const parts = wasm.policySetTextToParts(text);
   if (parts.type === "failure") return { ok: false, problems: problemsOf(text, parts.errors) };
