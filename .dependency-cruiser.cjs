@@ -33,7 +33,7 @@ module.exports = {
       to: {
         path: "^packages/core/src/",
         pathNot: [
-          "^packages/core/src/(toolgate|error|json|validation|cleanup)\\.ts$",
+          "^packages/core/src/(toolgate|error|json|validation|cleanup|health)\\.ts$",
           "^packages/core/src/[a-z-]+/index\\.ts$",
           "^packages/core/src/module/events\\.ts$",
           "^packages/core/src/mcp/streams-shutdown\\.ts$",
