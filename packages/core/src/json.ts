@@ -15,3 +15,25 @@ export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean
 
 export const tooDeepMessage = (what: string) =>
   `${what}: objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep, and toolgate accepts at most ${MAX_JSON_DEPTH}.`;
+
+/** A key no object toolgate builds may be given: assigned, it would replace the object's prototype rather than be data. */
+const PROTOTYPE_KEY = "__proto__";
+
+/** Where a JSON value holds a `__proto__` key (a dotted path), if anywhere; iterative, like nestsDeeperThan. */
+export function prototypeKeyAt(value: unknown): string | undefined {
+  const pending: Array<[unknown, string]> = [[value, ""]];
+  while (pending.length) {
+    const [current, at] = pending.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    for (const key of Object.keys(current)) {
+      const path = at ? `${at}.${key}` : key;
+      if (key === PROTOTYPE_KEY) return path;
+      const inner = (current as Record<string, unknown>)[key];
+      if (inner !== null && typeof inner === "object") pending.push([inner, path]);
+    }
+  }
+  return undefined;
+}
+
+export const prototypeKeyMessage = (what: string, at: string) =>
+  `${what} holds a key named "__proto__" (at ${at}), which toolgate never accepts: rename it.`;

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { readableByAjv } from "../tool/json-schema";
 import type { ToolDefinition } from "../tool/schema";
+import { pathArguments } from "../policy/facts/arguments";
 import {
   atLeast,
   atMost,
@@ -158,6 +159,26 @@ export function validateArguments(
 ): { valid: true; value: Record<string, unknown> } | { valid: false; issues: ArgumentIssue[] } {
   const value = structuredClone(args);
   const validate = validatorFor(definition, strict);
-  if (validate(value)) return { valid: true, value };
-  return { valid: false, issues: describeArgumentErrors(validate.errors ?? []) };
+  if (!validate(value)) return { valid: false, issues: describeArgumentErrors(validate.errors ?? []) };
+  const unreadablePaths = controlCharactersInPaths(definition, value);
+  return unreadablePaths.length ? { valid: false, issues: unreadablePaths } : { valid: true, value };
+}
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A path argument holding a NUL or another control character: no file system path holds one, and the text around it
+ * could resolve inside the workspace (`/etc/passwd\0/../../work/app/x`) while what opens it reads something else.
+ */
+function controlCharactersInPaths(definition: ToolDefinition, args: Record<string, unknown>): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
+  for (const name of pathArguments(definition)) {
+    const value = args[name];
+    const paths = typeof value === "string" ? [[name, value]] : Array.isArray(value) ? value.map((item, index) => [`${name}[${index}]`, item] as const) : [];
+    for (const [at, path] of paths) {
+      const found = typeof path === "string" ? CONTROL_CHARACTER.exec(path) : null;
+      if (found) issues.push({ path: at as string, message: `holds a control character (U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}), which no path may hold` });
+    }
+  }
+  return issues;
 }

@@ -3,12 +3,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { busy, commonError, ConditionFailedError, storeUnavailable, StoreUnavailableError, ToolgateError } from "@toolgate/core/error";
 import { policyEngineStatus } from "@toolgate/core/health";
-import { nestsDeeperThan, tooDeepMessage } from "@toolgate/core/json";
 import type { Principal } from "@toolgate/core/agent";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { lineEachRequest, logger } from "../log";
 import type { RequestLog } from "../log";
 import { API } from "../routes";
+import { readBody } from "./body";
 import { httpError } from "./errors";
 import { requestLog } from "./log";
 import { method, path } from "./route";
@@ -87,18 +87,12 @@ export function createApp(getToolgate: () => Toolgate, logRequest: RequestLog = 
 }
 
 /**
- * The request body as JSON; malformed JSON is a 400, an absent body is `undefined` for the schema to judge.
+ * The request body as JSON (readBody); malformed JSON is a 400, an absent body is `undefined` for the schema to judge.
  * JSON nested deeper than the one limit is a 400 here, except where the guard judges it so the refusal is recorded.
  */
 export async function readJson(c: Context, options: { depthJudgedByGuard?: boolean } = {}): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw httpError("invalid_json", "The request body is not valid JSON.");
-  }
-  if (!options.depthJudgedByGuard && nestsDeeperThan(body)) throw commonError("json_too_deep", tooDeepMessage("The request body"));
-  return body;
+  const { json, problem } = await readBody(c, { depth: !options.depthJudgedByGuard });
+  if (problem?.code === "json_too_deep") throw commonError("json_too_deep", problem.message);
+  if (problem) throw httpError(problem.code, problem.message);
+  return json;
 }

@@ -6,6 +6,8 @@ import { ToolgateError } from "@toolgate/core/error";
 import { API } from "../routes";
 import type { Env } from "../http/app";
 import { authenticate, bearerToken } from "../http/auth";
+import { readBody } from "../http/body";
+import type { BodyProblem, ReadBody } from "../http/body";
 import { method, path } from "../http/route";
 
 const R = API.execution.mcp;
@@ -50,7 +52,9 @@ const loadMcp = () => (loading ??= import("@toolgate/core/mcp"));
 async function serve(c: Context<Env>) {
   if (!bearerToken(c)) return challenge(c, "Connect with an agent's token: 'Authorization: Bearer <token>'.");
   try {
-    const { request, parsedBody } = await withBody(c);
+    const read = await withBody(c);
+    if ("refused" in read) return read.refused;
+    const { request, parsedBody } = read;
     const agent = await agentOf(c, parsedBody);
     const { serveMcp } = await loadMcp();
     return await serveMcp(request, parsedBody, { deps: c.get("toolgate").guard, agent, settings: c.get("toolgate").mcp });
@@ -60,19 +64,24 @@ async function serve(c: Context<Env>) {
   }
 }
 
+/** A body /mcp does not read, answered as JSON-RPC answers it: 400 with the request's id when it has one. */
+function refusedBody({ json, problem }: ReadBody & { problem: BodyProblem }): Response {
+  const id = json !== null && typeof json === "object" && "id" in json ? (json as { id: unknown }).id : null;
+  const code = json === undefined ? -32700 : -32600;
+  return Response.json({ jsonrpc: "2.0", id, error: { code, message: problem.message, data: { code: problem.code } } }, { status: 400 });
+}
+
 /**
  * A POST's JSON read here, on the edge's fast path, and handed to the SDK parsed (it would otherwise clone the request
- * and read it through web streams). A body that is empty or not JSON goes to the SDK as it came, for its own answer.
+ * and read it through web streams). A body that is empty or not JSON goes to the SDK as it came, for its own answer;
+ * one that is not UTF-8, nests deeper than REST accepts or holds a `__proto__` key is refused here.
  */
-async function withBody(c: Context<Env>): Promise<{ request: Request; parsedBody?: unknown }> {
+async function withBody(c: Context<Env>): Promise<{ request: Request; parsedBody?: unknown } | { refused: Response }> {
   if (c.req.method !== "POST") return { request: c.req.raw };
-  const text = await c.req.text();
-  try {
-    if (text !== "") return { request: c.req.raw, parsedBody: JSON.parse(text) };
-  } catch {
-    // answered by the SDK below, as a JSON-RPC parse error
-  }
-  return { request: new Request(c.req.raw.url, { method: "POST", headers: c.req.raw.headers, body: text }) };
+  const body = await readBody(c);
+  if (body.problem && (body.json !== undefined || body.text === "")) return { refused: refusedBody({ ...body, problem: body.problem }) };
+  if (body.json !== undefined) return { request: c.req.raw, parsedBody: body.json };
+  return { request: new Request(c.req.raw.url, { method: "POST", headers: c.req.raw.headers, body: body.text }) };
 }
 
 export const mcp = new Hono<Env>()
