@@ -61,14 +61,16 @@ const selfRoutes = (id: string): Route[] => [
   ["POST", `/agents/${id}/calls/call_01ARZ3NDEKTSV4RRFFQ69G5FAV/result`, { content: "done" }],
 ];
 
+const IN_A_DAY = new Date(Date.now() + 24 * 60 * 60_000).toISOString();
+
 const badTokens = async () => [
   "not-a-token",
   `${ADMIN_TOKEN}x`,
   ADMIN_TOKEN.slice(0, -1),
   // A well-formed token for a real agent, signed with another key.
-  await new TokenSigner(`${SIGNING_KEY}-but-another-one`).sign({ agentId: agent.agent.id, tokenVersion: 1 }),
+  await new TokenSigner(`${SIGNING_KEY}-but-another-one`).sign({ agentId: agent.agent.id, tokenVersion: 1, expiresAt: IN_A_DAY }),
   // Signed with the right key for an agent that does not exist.
-  await new TokenSigner(SIGNING_KEY).sign({ agentId: "agt_nobody", tokenVersion: 1 }),
+  await new TokenSigner(SIGNING_KEY).sign({ agentId: "agt_nobody", tokenVersion: 1, expiresAt: IN_A_DAY }),
 ];
 
 /** Nothing an unauthorised request tried may have happened. */
@@ -150,4 +152,44 @@ test("GET /health - answers { ok: true, store: \"available\" } without a token",
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ok: true, store: "available" });
   }
+});
+
+const DAY_MS = 24 * 60 * 60_000;
+
+test("agent tokens expire: issued for TOOLGATE_AGENT_TOKEN_DAYS (90), the agent record says when, and one past it is 401 saying when it expired and how to get another", async () => {
+  const fresh = await agentWithGroups(request, [group]);
+  const { tokenExpiresAt } = (await request("GET", `/agents/${fresh.agent.id}`)).body;
+  expect(Math.abs(Date.parse(tokenExpiresAt) - (Date.now() + 90 * DAY_MS))).toBeLessThan(60_000);
+  expect((await request("GET", `/agents/${fresh.agent.id}/tools`, { token: fresh.token })).status).toBe(200);
+
+  const expired = await toolgate.tokens.sign({ agentId: fresh.agent.id, tokenVersion: 1, expiresAt: new Date(Date.now() - 1000).toISOString() });
+  const refused = await request("GET", `/agents/${fresh.agent.id}/tools`, { token: expired });
+  expect(refused.status).toBe(401);
+  expect(refused.body).toEqual({ error: "unauthenticated", message: expect.stringMatching(new RegExp(`^The token expired on .*POST /agents/${fresh.agent.id}/token\\.$`)) });
+});
+
+test("agent tokens expire: one issued before tokens carried an expiry is honoured for 90 days after its issue, then refused", async () => {
+  const fresh = await agentWithGroups(request, [group]);
+  const { SignJWT } = await import("jose");
+  const issuedAgo = (days: number) =>
+    new SignJWT({ tv: 1 })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(fresh.agent.id)
+      .setIssuer("toolgate")
+      .setAudience("toolgate:agent")
+      .setIssuedAt(Math.floor((Date.now() - days * DAY_MS) / 1000))
+      .sign(Buffer.from(SIGNING_KEY, "utf8"));
+  expect((await request("GET", `/agents/${fresh.agent.id}/tools`, { token: await issuedAgo(89) })).status).toBe(200);
+  const old = await request("GET", `/agents/${fresh.agent.id}/tools`, { token: await issuedAgo(91) });
+  expect(old.status).toBe(401);
+  expect(old.body.message).toContain("The token expired on");
+});
+
+test("POST /agents/:id/token - rotates: the new token works and expires 90 days from now, the old one is refused", async () => {
+  const fresh = await agentWithGroups(request, [group]);
+  const rotated = await request("POST", `/agents/${fresh.agent.id}/token`);
+  expect(rotated.status, JSON.stringify(rotated.body)).toBe(201);
+  expect(Math.abs(Date.parse(rotated.body.agent.tokenExpiresAt) - (Date.now() + 90 * DAY_MS))).toBeLessThan(60_000);
+  expect((await request("GET", `/agents/${fresh.agent.id}/tools`, { token: rotated.body.token })).status).toBe(200);
+  expect((await request("GET", `/agents/${fresh.agent.id}/tools`, { token: fresh.token })).status).toBe(401);
 });

@@ -287,7 +287,7 @@ describe("store faults", () => {
     // A fresh instance, so the very first request is the one that meets the store.
     const fresh = unreachableAt(port);
     const unreachable = api(fresh);
-    const agentToken = await fresh.tokens.sign({ agentId: "agt_nobody", tokenVersion: 1 });
+    const agentToken = await fresh.tokens.sign({ agentId: "agt_nobody", tokenVersion: 1, expiresAt: fresh.tokens.agentTokenExpiry(new Date().toISOString()) });
     const first = await timed(() => unreachable("GET", "/groups"));
     expectStoreUnavailable(first, "the first request (GET /groups)");
     expect(first.elapsedMs, "answered quickly").toBeLessThan(5_000);

@@ -47,6 +47,7 @@ export const guardSettings = (env: NodeJS.ProcessEnv = process.env): GuardSettin
   callRetentionDays: positiveNumber(env.TOOLGATE_CALL_RETENTION_DAYS, DEFAULT_GUARD_SETTINGS.callRetentionDays),
   defaultTimeoutMs: positiveNumber(env.TOOLGATE_DEFAULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.defaultTimeoutMs),
   doomLoopThreshold: positiveNumber(env.TOOLGATE_DOOM_LOOP_THRESHOLD, DEFAULT_GUARD_SETTINGS.doomLoopThreshold),
+  agentTokenDays: positiveNumber(env.TOOLGATE_AGENT_TOKEN_DAYS, DEFAULT_GUARD_SETTINGS.agentTokenDays),
   confirmationTimeoutMs: positiveNumber(env.TOOLGATE_CONFIRMATION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.confirmationTimeoutMs),
   clientResultTimeoutMs: positiveNumber(env.TOOLGATE_CLIENT_RESULT_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.clientResultTimeoutMs),
   questionTimeoutMs: positiveNumber(env.TOOLGATE_QUESTION_TIMEOUT_MS, DEFAULT_GUARD_SETTINGS.questionTimeoutMs),

@@ -60,14 +60,14 @@ export class Toolgate {
     this.db = createDb(options);
     this.events = options.events ?? noEvents;
     this.catalog = new Catalog(this.db, this.events);
-    this.tokens = new TokenSigner(options.signingKey);
-    this.signer = new CallSigner(options.signingKey);
     this.config = {
       ...DEFAULT_GUARD_SETTINGS,
       ...Object.fromEntries(Object.entries(options).filter(([key, value]) => key in DEFAULT_GUARD_SETTINGS && value !== undefined)),
       adminToken: options.adminToken,
       signingKey: options.signingKey,
     };
+    this.tokens = new TokenSigner(options.signingKey, this.config.agentTokenDays);
+    this.signer = new CallSigner(options.signingKey);
     this.roles = new RoleCache(this.db);
     this.agents = new AgentCache(this.db);
     this.seal = new ArgumentSeal(options.signingKey);

@@ -58,9 +58,10 @@ export async function create(db: Db, tokens: TokenSigner, parsed: AgentInput, cr
     createdBy,
     createdAt: now,
     tokenVersion: 1,
+    tokenExpiresAt: tokens.agentTokenExpiry(now),
   };
   if ((await uncontended(db.contentionDeadlineMs, () => insertAgent(db, agent))) === "role_not_found") throw noRoleToBind(role.id);
-  const [token] = await Promise.all([tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }), events.publish(agentSpawned(agent))]);
+  const [token] = await Promise.all([tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion, expiresAt: agent.tokenExpiresAt! }), events.publish(agentSpawned(agent))]);
   return { agent, token };
 }
 
@@ -107,10 +108,11 @@ export async function terminate(db: Db, id: string, now: string, resultWaitMs: n
   return { agent, cancelledCalls };
 }
 
-/** Issues a fresh token and revokes every earlier one. */
-export async function reissueToken(db: Db, tokens: TokenSigner, id: string): Promise<IssuedAgent> {
-  const agent = await changeActive(db, id, (current) => ({ ...current, tokenVersion: current.tokenVersion + 1 }), "; a terminated agent gets no token");
-  return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion }) };
+/** Issues a fresh token, expiring TOOLGATE_AGENT_TOKEN_DAYS from now, and revokes every earlier one. */
+export async function reissueToken(db: Db, tokens: TokenSigner, id: string, now: string): Promise<IssuedAgent> {
+  const tokenExpiresAt = tokens.agentTokenExpiry(now);
+  const agent = await changeActive(db, id, (current) => ({ ...current, tokenVersion: current.tokenVersion + 1, tokenExpiresAt }), "; a terminated agent gets no token");
+  return { agent, token: await tokens.sign({ agentId: id, tokenVersion: agent.tokenVersion, expiresAt: tokenExpiresAt }) };
 }
 
 export async function ensureRoot(db: Db, now: string): Promise<void> {
@@ -162,6 +164,11 @@ export async function authenticate(deps: AuthDeps, token: string, options: { cac
   if (timingSafeEqual(digest(token), deps.adminDigest)) return { kind: "admin" };
   const claims = await deps.tokens.verify(token);
   if (!claims) throw agentError("unauthenticated", "The token is not valid.");
+  if (claims.kind === "agent" && claims.expiresAt * 1000 <= Date.now())
+    throw agentError(
+      "unauthenticated",
+      `The token expired on ${new Date(claims.expiresAt * 1000).toISOString()}; an admin issues the agent a new one with POST /agents/${claims.agentId}/token.`,
+    );
   if (claims.kind === "answerer") {
     const answerToken = await AnswerTokens.current(deps.db, claims.answerTokenId);
     if (!answerToken) throw tokenRevoked();

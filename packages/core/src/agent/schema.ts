@@ -17,6 +17,8 @@ export const Agent = z.object({
   createdAt: z.string(),
   terminatedAt: z.string().optional(),
   tokenVersion: z.number().int().min(1),
+  /** When the agent's current token expires (TOOLGATE_AGENT_TOKEN_DAYS after it was issued); absent before tokens expired. */
+  tokenExpiresAt: z.string().optional(),
 });
 export type Agent = z.infer<typeof Agent>;
 

@@ -38,7 +38,7 @@ export const agents = new Hono<Env>()
   })
   .on(method(R.token), path(R.token), requireAdmin, async (c) => {
     const toolgate = c.get("toolgate");
-    const { agent, token } = await Agent.reissueToken(toolgate.db, toolgate.tokens, c.req.param("id"));
+    const { agent, token } = await Agent.reissueToken(toolgate.db, toolgate.tokens, c.req.param("id"), toolgate.now());
     return c.json({ agent: Agent.publicAgent(agent), token }, 201);
   })
   .on(method(R.tools), path(R.tools), requireAdminOrSelf, query(ToolsQuery), async (c) => {

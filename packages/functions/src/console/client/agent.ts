@@ -25,6 +25,7 @@ function showAgent(shown: Agent) {
     ...fact("Level", shown.level === null ? "—" : String(shown.level)),
     ...fact("Created", timeElement(shown.createdAt), ` by ${shown.createdBy}`),
     ...(shown.terminatedAt ? fact("Terminated", timeElement(shown.terminatedAt)) : []),
+    ...(shown.status === "active" && shown.tokenExpiresAt ? fact("Token expires", timeElement(shown.tokenExpiresAt)) : []),
   );
   const active = shown.status === "active";
   byId("agent-actions").hidden = !active;
