@@ -11,22 +11,23 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import fc from "fast-check";
 import { beforeAll, expect, inject, test } from "vitest";
 import type { Toolgate } from "@toolgate/core/toolgate";
+import { canonicalJson } from "../../packages/core/src/tool/canonical";
+import { attempt } from "../../packages/core/src/dynamo/write";
 import { testToolgate } from "../support/toolgate";
 
-/** Every kind of value an item holds, nested, and a key left undefined (which neither client stores). */
+/** Every kind of JSON value an item holds, nested, and a key left undefined (which neither client stores). */
 const item = (pk: string, sk: string) => ({
   pk,
   sk,
   text: "héllo",
   count: 42,
   ratio: 0.25,
+  large: Number.MAX_SAFE_INTEGER,
   yes: true,
   nothing: null,
-  bytes: new Uint8Array([1, 2, 3]),
-  tags: new Set(["a", "b"]),
-  sizes: new Set([1, 2]),
   nested: { list: [1, "two", { three: [3] }], empty: {}, none: [] },
   gone: undefined,
 });
@@ -66,12 +67,12 @@ test("documents - an update's values and returned attributes, and a failed condi
       Key: { pk: "U#1", sk },
       UpdateExpression: "SET #n = :n, nested = :nested ADD version :one",
       ExpressionAttributeNames: { "#n": "name" },
-      ExpressionAttributeValues: { ":n": "updated", ":nested": { a: [1, { b: new Set(["c"]) }] }, ":one": 1 },
+      ExpressionAttributeValues: { ":n": "updated", ":nested": { a: [1, { b: ["c"] }] }, ":one": 1 },
       ReturnValues: "ALL_NEW",
     });
   const ours = await toolgate.db.doc.send(update("x"));
   const theirs = await reference.send(update("x"));
-  expect(ours.Attributes).toEqual({ pk: "U#1", sk: "x", name: "updated", nested: { a: [1, { b: new Set(["c"]) }] }, version: 1 });
+  expect(ours.Attributes).toEqual({ pk: "U#1", sk: "x", name: "updated", nested: { a: [1, { b: ["c"] }] }, version: 1 });
   expect(theirs.Attributes).toEqual({ ...ours.Attributes, version: 2 });
   const refused = toolgate.db.doc.send(
     new UpdateCommand({ TableName: table, Key: { pk: "U#1", sk: "x" }, UpdateExpression: "SET #n = :n", ConditionExpression: "version = :v", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": "no", ":v": 1 } }),
@@ -99,7 +100,7 @@ test("documents - a query and a scan page through items with the keys they hand 
       new QueryCommand({ TableName: table, KeyConditionExpression: "pk = :pk AND begins_with(sk, :s)", ExpressionAttributeValues: { ":pk": "Q#1", ":s": "s" }, Limit: 2, ExclusiveStartKey: start }),
     );
     for (const found of page.Items ?? []) {
-      expect(found).toMatchObject({ tags: new Set(["a", "b"]), bytes: new Uint8Array([1, 2, 3]) });
+      expect(found).toMatchObject({ text: "héllo", nested: { list: [1, "two", { three: [3] }] } });
       seen.push(found.n);
     }
     start = page.LastEvaluatedKey;
@@ -128,7 +129,7 @@ test("documents - batches read and write items, and a transaction's writes and c
       TransactItems: [
         { ConditionCheck: { TableName: table, Key: { pk: "B#1", sk: "a" }, ConditionExpression: "#c = :c", ExpressionAttributeNames: { "#c": "count" }, ExpressionAttributeValues: { ":c": version } } },
         { Put: { TableName: table, Item: item("T#1", "put") } },
-        { Update: { TableName: table, Key: { pk: "B#1", sk: "b" }, UpdateExpression: "SET label = :l", ExpressionAttributeValues: { ":l": { set: new Set(["x"]) } } } },
+        { Update: { TableName: table, Key: { pk: "B#1", sk: "b" }, UpdateExpression: "SET label = :l", ExpressionAttributeValues: { ":l": { list: ["x"] } } } },
         { Delete: { TableName: table, Key: { pk: "Q#1", sk: "s0" } } },
       ],
     });
@@ -136,7 +137,59 @@ test("documents - batches read and write items, and a transaction's writes and c
   expect(await stored("T#1", "put")).toBeUndefined();
   expect(await stored("Q#1", "s0")).toBeDefined();
   await toolgate.db.doc.send(transaction(42));
-  expect((await reference.send(new GetCommand({ TableName: table, Key: { pk: "B#1", sk: "b" }, ConsistentRead: true }))).Item).toMatchObject({ label: { set: new Set(["x"]) } });
+  expect((await reference.send(new GetCommand({ TableName: table, Key: { pk: "B#1", sk: "b" }, ConsistentRead: true }))).Item).toMatchObject({ label: { list: ["x"] } });
   expect(await stored("T#1", "put")).toBeDefined();
   expect(await stored("Q#1", "s0")).toBeUndefined();
+});
+
+/** JSON the document client cannot store: numbers beyond DynamoDB's (and 2^60, beyond safe integers), objects with an empty key or "__proto__". */
+const beyondTheSdk = () => ({
+  huge: 1e308,
+  tiny: 5e-324,
+  negative: -1.5e200,
+  exact: 2 ** 60,
+  empty: { "": { n: 1e300 }, b: 1 },
+  proto: JSON.parse('{"__proto__": {"x": 1}}'),
+  list: [1e126, { "": [] }, -0],
+});
+const sameJson = (read: unknown) => expect(canonicalJson(read)).toBe(canonicalJson(beyondTheSdk()));
+
+test("documents - JSON the document client cannot store is kept, and read back the same, by every command", async () => {
+  await expect(reference.send(new PutCommand({ TableName: table, Item: { pk: "J#1", sk: "sdk", value: beyondTheSdk() } }))).rejects.toThrow();
+  await toolgate.db.doc.send(new PutCommand({ TableName: table, Item: { pk: "J#1", sk: "put", value: beyondTheSdk() } }));
+  sameJson((await toolgate.db.doc.send(new GetCommand({ TableName: table, Key: { pk: "J#1", sk: "put" }, ConsistentRead: true }))).Item?.value);
+
+  const updated = await toolgate.db.doc.send(
+    new UpdateCommand({ TableName: table, Key: { pk: "J#1", sk: "update" }, UpdateExpression: "SET #v = :v", ExpressionAttributeNames: { "#v": "value" }, ExpressionAttributeValues: { ":v": beyondTheSdk() }, ReturnValues: "ALL_NEW" }),
+  );
+  sameJson(updated.Attributes?.value);
+  await toolgate.db.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table, Item: { pk: "J#1", sk: "transaction", value: beyondTheSdk() } } }] }));
+  await toolgate.db.doc.send(new BatchWriteCommand({ RequestItems: { [table]: [{ PutRequest: { Item: { pk: "J#1", sk: "batch", value: beyondTheSdk() } } }] } }));
+
+  const queried = await toolgate.db.doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "J#1" }, ConsistentRead: true }));
+  expect(queried.Items?.map((found) => found.sk).sort()).toEqual(["batch", "put", "transaction", "update"]);
+  for (const found of queried.Items ?? []) sameJson(found.value);
+  const keys = ["put", "update", "transaction", "batch"].map((sk) => ({ pk: "J#1", sk }));
+  const batch = await toolgate.db.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
+  for (const found of batch.Responses?.[table] ?? []) sameJson(found.value);
+
+  const refused = await attempt(() => toolgate.db.doc.send(new PutCommand({ TableName: table, Item: { pk: "J#1", sk: "put" }, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" })));
+  expect(refused.kind).toBe("refused");
+  sameJson(refused.kind === "refused" ? refused.current[0]?.value : undefined);
+});
+
+test("documents - any JSON value, put or set by an update, reads back as the same JSON (property, against DynamoDB Local)", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.jsonValue({ maxDepth: 8 }), async (value) => {
+      const key = { pk: "J#2", sk: "value" };
+      await toolgate.db.doc.send(new PutCommand({ TableName: table, Item: { ...key, value } }));
+      const read = await toolgate.db.doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+      expect(canonicalJson(read.Item?.value)).toBe(canonicalJson(value));
+      const updated = await toolgate.db.doc.send(
+        new UpdateCommand({ TableName: table, Key: key, UpdateExpression: "SET #v = :v", ExpressionAttributeNames: { "#v": "value" }, ExpressionAttributeValues: { ":v": [value] }, ReturnValues: "ALL_NEW" }),
+      );
+      expect(canonicalJson(updated.Attributes?.value)).toBe(canonicalJson([value]));
+    }),
+    { numRuns: 200 },
+  );
 });

@@ -1,6 +1,6 @@
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { CallRecord } from "../call/schema";
+import { fromAttributes } from "./attributes";
+import type { Attributes } from "./attributes";
 
 /** One change of the table as its stream tells it (DynamoDB Streams, NEW_AND_OLD_IMAGES), on AWS and on DynamoDB Local alike. */
 export type StreamRecord = { dynamodb?: { NewImage?: Record<string, unknown>; OldImage?: Record<string, unknown> } };
@@ -10,7 +10,7 @@ export type CallChange = { before: CallRecord | undefined; after: CallRecord | u
 
 const callOf = (image: Record<string, unknown> | undefined): CallRecord | undefined => {
   if (!image) return undefined;
-  const item = unmarshall(image as Record<string, AttributeValue>);
+  const item = fromAttributes(image as Attributes);
   if (typeof item.sk !== "string" || !item.sk.startsWith("CALL#")) return undefined;
   const parsed = CallRecord.safeParse(item.call);
   return parsed.success ? parsed.data : undefined;

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from "@aws-sdk/client-dynamodb";
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { fromAttributes } from "./attributes";
+import type { Attributes } from "./attributes";
 import type { Item } from "./query";
 
 /**
@@ -13,7 +13,7 @@ export type WriteOutcome =
   | { kind: "refused"; failed: boolean[]; current: Array<Item | undefined> }
   | { kind: "contention" };
 
-const asItem = (item: Record<string, AttributeValue> | undefined) => (item ? (unmarshall(item) as Item) : undefined);
+const asItem = (item: Attributes | undefined): Item | undefined => (item ? fromAttributes(item) : undefined);
 
 export async function attempt(write: () => Promise<unknown>): Promise<WriteOutcome> {
   try {
