@@ -52,12 +52,6 @@ const SUITE_SETTINGS = { TOOLGATE_DOOM_LOOP_THRESHOLD: "1000" };
  * A gap that closes is printed, to be taken off this list; one not on it fails the test.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  "v2 through toolgate | input-required-result-non-tool-request @ 2026-07-28":
-    "a prompts/get the upstream answers input_required is refused (executor_failed): toolgate carries the input round trip for a tool's call only",
-  "v2 through toolgate | resources-subscribe @ 2025-06-18": "toolgate subscribes upstream on a 2026-07-28 connection, where this upstream offers no subscriptions (it offers them to 2025 sessions)",
-  "v2 through toolgate | resources-subscribe @ 2025-11-25": "as resources-subscribe @ 2025-06-18",
-  "v2 through toolgate | resources-unsubscribe @ 2025-06-18": "as resources-subscribe @ 2025-06-18",
-  "v2 through toolgate | resources-unsubscribe @ 2025-11-25": "as resources-subscribe @ 2025-06-18",
   "v2 through toolgate | server-stateless @ 2026-07-28":
     "its ServerNoLogWithoutLogLevel check waits 500 ms for a call's answer, which a loaded machine's governed call (admission, record, the upstream) may take longer than",
 };

@@ -308,7 +308,8 @@ test("built functions - an SDK module as a Lambda is registered by its deploy's 
   expect(bundle.initBytes, "what the one-tool module's bundle loads at a cold start").toBeLessThan(150 * 1024);
   const invokeModule = await startFunction(bundle, { TOOLGATE_URL: toolgate.url });
   const tokens: string[] = [];
-  const front = await serveFetch((request) => (tokens.push(request.headers.get(CALL_TOKEN_HEADER) ?? ""), viaFunctionUrl(invokeModule)(request)));
+  const sent: Request[] = [];
+  const front = await serveFetch((request) => (tokens.push(request.headers.get(CALL_TOKEN_HEADER) ?? ""), sent.push(request.clone()), viaFunctionUrl(invokeModule)(request)));
   try {
     // The function URL, as Lambda gives it (with its trailing slash): where toolgate calls the module, and its tokens' audience.
     const registration = { url: `${front.url}/`, toolgateUrl: toolgate.url, adminToken: ADMIN_TOKEN, code: "assets/SdkModule-code-1.zip" };
@@ -333,8 +334,10 @@ test("built functions - an SDK module as a Lambda is registered by its deploy's 
         headers: { "content-type": "application/json", ...(token ? { [CALL_TOKEN_HEADER]: token } : {}) },
         body: JSON.stringify({ callId: call.body.callId, tool: "sdk_letter_count", arguments: { text: "other words" }, agentId: caller.agentId, roleId: role.body.id }),
       });
-    // No token; toolgate's token replayed for other arguments; a token toolgate did not sign for calls (the agent's).
+    // toolgate's very request again; no token; toolgate's token replayed for other arguments; a token toolgate did not sign for calls (the agent's).
+    const again = await fetch(registration.url, { method: "POST", headers: sent[0]!.headers, body: await sent[0]!.text() });
     const refusals = [
+      [again, "token was already used"],
       [await direct(), "carries no toolgate-call token"],
       [await direct(tokens[0]), "signed for another call"],
       [await direct(caller.token), "not valid for this module"],

@@ -34,6 +34,8 @@ let registering: Instance;
 let serving: Instance;
 let front: Served;
 const tokens: string[] = [];
+/** Every request the function URL received, as it arrived. */
+const received: Request[] = [];
 /** toolgate's functions that import and call groups' tools, built as `sst deploy` builds them. */
 const toolgateBundles: Bundle[] = [];
 
@@ -81,7 +83,7 @@ beforeAll(async () => {
   const environment = { TOOLGATE_URL: served.url, LAMBDA_TASK_ROOT: dirname(bundle.file) };
   [registering, serving] = await Promise.all([startFunction(bundle.file, environment), startFunction(bundle.file, environment)]);
   for (const name of ["groups", "execution", "modules"] as const) toolgateBundles.push(await buildHandler(name, dir));
-  front = await serveFetch((incoming) => (tokens.push(incoming.headers.get(CALL_TOKEN_HEADER) ?? ""), viaFunctionUrl(serving.invoke)(incoming)));
+  front = await serveFetch((incoming) => (tokens.push(incoming.headers.get(CALL_TOKEN_HEADER) ?? ""), received.push(incoming.clone()), viaFunctionUrl(serving.invoke)(incoming)));
 }, 180_000);
 
 afterAll(async () => {
@@ -115,6 +117,12 @@ test("stdio module on Lambda - its deploy's event registers it as an mcp group, 
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "anyone" } } }),
   });
   expect(unsigned.status).toBe(401);
+
+  const bodies = await Promise.all(received.map((incoming) => incoming.clone().text()));
+  const echoed = received[bodies.findIndex((body) => body.includes("from Lambda"))]!;
+  const again = await fetch(registration.url, { method: "POST", headers: echoed.headers, body: await echoed.text() });
+  expect(again.status, "toolgate's very request, sent again").toBe(401);
+  expect(await again.json()).toMatchObject({ error: "unauthenticated", message: expect.stringContaining("token was already used") });
 
   expect(await registering.invoke(registrationEvent("delete", registration))).toMatchObject({ module: "everything", action: "withdrawn" });
   expect((await request("GET", "/groups/everything")).status).toBe(404);

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, isInputRequiredResult, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Toolgate } from "@toolgate/core/toolgate";
 import { api, testToolgate } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { serveToolgate } from "../support/http-server";
 import type { ServedToolgate } from "../support/http-server";
-import { PROMPTS, RESOURCES, startResourcesUpstream } from "../support/resources-upstream";
+import { PROMPTS, RESOURCES, SIGNING, startResourcesUpstream } from "../support/resources-upstream";
 import type { ResourcesUpstream } from "../support/resources-upstream";
 import { slowly } from "../support/upstream-mcp";
 import { agentWithGroups, putGroup, unique } from "./helpers";
@@ -46,6 +46,19 @@ async function mcpClient(token: string) {
   await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   clients.push(client);
   return client;
+}
+
+/** A client of the agent that takes forms, on 2026-07-28 (`modern`) or the 2025 era; its user signs as `signer`. */
+async function signingClient(token: string, { modern, signer = "ada" }: { modern: boolean; signer?: string }) {
+  const asked: string[] = [];
+  const client = new Client({ name: "signing-test", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, ...(modern ? { versionNegotiation: { mode: "auto" as const } } : {}) });
+  client.setRequestHandler("elicitation/create", async (elicit) => {
+    asked.push(elicit.params.message);
+    return { action: "accept", content: { name: signer } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return { client, asked };
 }
 
 const readUri = (agentId: string, token: string, uri: string) => request("GET", `/agents/${agentId}/resources/read?uri=${encodeURIComponent(uri)}`, { token });
@@ -139,7 +152,7 @@ test("/mcp - an agent with the group lists, reads, gets and completes; a tool's 
   const { id, toolPrefix, withGroup } = await offeringGroup();
   const client = await mcpClient(withGroup.token);
   expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(`toolgate://${id}/data://logo`);
-  expect((await client.listPrompts()).prompts.map((prompt) => prompt.name).sort()).toEqual([`${toolPrefix}_greet`, `${toolPrefix}_summarize`]);
+  expect((await client.listPrompts()).prompts.map((prompt) => prompt.name).sort()).toEqual([`${toolPrefix}_greet`, `${toolPrefix}_sign`, `${toolPrefix}_summarize`]);
   const logo = await client.readResource({ uri: `toolgate://${id}/data://logo` });
   expect(logo.contents).toEqual([{ uri: "data://logo", mimeType: "image/png", blob: Buffer.from("png!").toString("base64") }]);
   expect(logo._meta).toMatchObject({ callId: expect.any(String) });
@@ -270,4 +283,82 @@ test("GET /agents/:id/resources/read - a server's own URI, as a client may know 
   const overMcp = await refusalOf((await mcpClient(both.token)).readResource({ uri: "file:///docs/readme.md" }));
   expect(overMcp.code).toBe(-32602);
   expect(overMcp.data.code).toBe("ambiguous_resource");
+});
+
+test("/mcp prompts/get, resources/read - a 2026-07-28 client answers what the server asks first and gets the prompt; each round is guarded and recorded as a use of its own", async () => {
+  const { id, toolPrefix, withGroup } = await offeringGroup();
+  const { agent, token } = withGroup;
+  const { client, asked } = await signingClient(token, { modern: true });
+
+  const signed = await client.getPrompt({ name: `${toolPrefix}_sign`, arguments: { text: "ship it" } });
+
+  expect(signed.messages).toEqual([{ role: "user", content: { type: "text", text: "ship it (signed by ada)" } }]);
+  expect(asked).toEqual(["Who signs?"]);
+  const gets = upstream.uses.filter((use) => use.method === "prompts/get" && use.params.name === SIGNING.prompt).slice(-2);
+  expect(gets.map((use) => use.params)).toEqual([
+    { name: SIGNING.prompt, arguments: { text: "ship it" } },
+    { name: SIGNING.prompt, arguments: { text: "ship it" }, inputResponses: { who: { action: "accept", content: { name: "ada" } } }, requestState: SIGNING.requestState },
+  ]);
+  expect(gets.map((use) => use.headers["toolgate-call"])).toEqual([expect.any(String), expect.any(String)]);
+  const calls = (await request("GET", `/agents/${agent.id}/calls?tool=${toolPrefix}_sign`, { token })).body.calls as Array<Record<string, unknown>>;
+  expect(calls.map(({ kind, status, arguments: args }) => ({ kind, status, args }))).toEqual([
+    { kind: "prompt", status: "completed", args: { text: "ship it" } },
+    { kind: "prompt", status: "completed", args: { text: "ship it" } },
+  ]);
+  expect(calls.map((call) => (call.result as { content: string }).content)).toEqual(["user: ship it (signed by ada)", expect.stringContaining("asked the agent's client for input (who: elicitation/create)")]);
+  expect(signed._meta).toMatchObject({ callId: calls[0]!.callId });
+
+  const read = await client.readResource({ uri: `toolgate://${id}/${SIGNING.uri}` });
+  expect(read.contents).toEqual([{ uri: SIGNING.uri, mimeType: "text/plain", text: "read by ada" }]);
+  expect(asked).toEqual(["Who signs?", "Who signs?"]);
+});
+
+/** The state with one character in its middle changed. */
+const altered = (state: string) => {
+  const at = Math.floor(state.length / 2);
+  return `${state.slice(0, at)}${state[at] === "A" ? "B" : "A"}${state.slice(at + 1)}`;
+};
+
+test("/mcp prompts/get - a request state altered, or given for another agent, prompt or arguments, is -32602 and reaches no server; the one given goes on", async () => {
+  const { id, toolPrefix, withGroup } = await offeringGroup();
+  const other = await agentWithGroups(request, [id]);
+  const { client } = await signingClient(withGroup.token, { modern: true });
+  const { client: stranger } = await signingClient(other.token, { modern: true });
+  const name = `${toolPrefix}_sign`;
+  const paused = await client.getPrompt({ name, arguments: { text: "ship it" } }, { allowInputRequired: true });
+  if (!isInputRequiredResult(paused)) throw new Error(`expected input_required, got ${JSON.stringify(paused)}`);
+  expect(paused.inputRequests).toEqual({ who: { method: "elicitation/create", params: expect.objectContaining({ message: "Who signs?" }) } });
+  expect(paused.requestState).toEqual(expect.any(String));
+  expect(paused.requestState).not.toContain(SIGNING.requestState);
+  const inputResponses = { who: { action: "accept", content: { name: "mallory" } } };
+  const before = upstream.uses.length;
+
+  const sentAgain = (who: Client, params: { name: string; arguments: Record<string, string> }, requestState: string) =>
+    who.getPrompt({ ...params, inputResponses, requestState } as never, { allowInputRequired: true });
+  const refusals = await Promise.all([
+    refusalOf(sentAgain(client, { name, arguments: { text: "ship it" } }, altered(paused.requestState!))),
+    refusalOf(sentAgain(client, { name, arguments: { text: "delete it" } }, paused.requestState!)),
+    refusalOf(sentAgain(client, { name: `${toolPrefix}_summarize`, arguments: { text: "ship it" } }, paused.requestState!)),
+    refusalOf(sentAgain(stranger, { name, arguments: { text: "ship it" } }, paused.requestState!)),
+    refusalOf(client.readResource({ uri: `toolgate://${id}/${SIGNING.uri}`, inputResponses, requestState: paused.requestState } as never)),
+  ]);
+
+  for (const refusal of refusals) expect([refusal.code, refusal.message]).toEqual([-32602, expect.stringContaining("is not one toolgate gave this agent for this request")]);
+  expect(upstream.uses.length).toBe(before);
+  const goesOn = await sentAgain(client, { name, arguments: { text: "ship it" } }, paused.requestState!);
+  expect(goesOn).toMatchObject({ messages: [{ content: { text: "ship it (signed by mallory)" } }] });
+});
+
+test("/mcp prompts/get - a 2025-era client, which has no input round trip, is refused with a sentence saying why, and nothing is asked", async () => {
+  const { toolPrefix, withGroup } = await offeringGroup();
+  const { client, asked } = await signingClient(withGroup.token, { modern: false });
+
+  const refused = await refusalOf(client.getPrompt({ name: `${toolPrefix}_sign`, arguments: { text: "ship it" } }));
+
+  expect(refused.code).toBe(-32603);
+  expect(refused.data.code).toBe("executor_failed");
+  expect(refused.message).toMatch(/asked the agent's client for input \(elicitation\/create\).*only to an MCP 2026-07-28 client/);
+  expect(asked).toEqual([]);
+  const record = await request("GET", `/agents/${withGroup.agent.id}/calls/${refused.data.callId}`, { token: withGroup.token });
+  expect(record.body).toMatchObject({ kind: "prompt", status: "error", error: { code: "executor_failed" } });
 });

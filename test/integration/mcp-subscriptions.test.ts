@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -10,6 +11,7 @@ import { api, testToolgate, tool } from "../support/toolgate";
 import type { Api } from "../support/toolgate";
 import { serveToolgate } from "../support/http-server";
 import type { ServedToolgate } from "../support/http-server";
+import { startConformanceUpstream } from "../support/conformance-upstream";
 import { startResourcesUpstream } from "../support/resources-upstream";
 import { agentWithGroups, putGroup, unique } from "./helpers";
 
@@ -202,4 +204,26 @@ test("subscriptions/listen - a 2026-07-28 listen is honoured only for what the a
   expect((await notes.until("notifications/resources/updated", uri(KEYS))).params?.uri).toBe(`toolgate://${id}/${KEYS}`);
   await listen.close();
   await upstream.untilListening(KEYS, 0);
+});
+
+test("resources/subscribe - a 2026-07-28 server that offers subscriptions only to 2025-era sessions (as the v2 SDK's servers may) is subscribed on a 2025-era session of toolgate's own", async () => {
+  const upstream = await startConformanceUpstream([], { modern: true });
+  closers.push(() => upstream.close());
+  const id = unique("watched");
+  await putGroup(request, id, { description: "Watched.", executor: { type: "mcp", url: upstream.url, toolPrefix: `w${randomUUID().slice(0, 6)}` } });
+  const agent = await agentWithGroups(request, [id]);
+  const watched = "test://watched-resource";
+
+  const session = await sessionClient(agent.token);
+  expect(await session.subscribe(watched)).toEqual({});
+  expect([...upstream.subscribed!]).toEqual([watched]);
+  const { client } = await modernClient(agent.token);
+  const listen = await client.listen({ resourceSubscriptions: [`toolgate://${id}/${watched}`] });
+  expect(listen.honoredFilter.resourceSubscriptions).toEqual([`toolgate://${id}/${watched}`]);
+
+  await session.unsubscribe(watched);
+  expect([...upstream.subscribed!]).toEqual([watched]);
+  await listen.close();
+  // The listen is let go as toolgate sees its stream end; its last release unsubscribes upstream.
+  while (upstream.subscribed!.size > 0) await sleep(20);
 });

@@ -19,12 +19,16 @@ let moduleServer: Served;
 let mcpServer: Served;
 let mcpUrl: string;
 const groupId = unique("words");
+/** The texts wordCount ran on, in order: how many times the tool really ran. */
+const counted: string[] = [];
+/** Every request the module's two endpoints received, as it arrived. */
+const received: Request[] = [];
 
 const wordCount = defineTool({
   name: `${groupId}_count`,
   description: "Counts the words of a text.",
   parameters: z.object({ text: z.string().describe("The text to count") }),
-  execute: ({ text }) => ({ words: text.split(/\s+/).filter(Boolean).length }),
+  execute: ({ text }) => (counted.push(text), { words: text.split(/\s+/).filter(Boolean).length }),
 });
 const whoAmI = defineTool({
   name: `${groupId}_who`,
@@ -37,11 +41,11 @@ beforeAll(async () => {
   toolgate = await testToolgate();
   served = await serveToolgate(toolgate);
   request = api(toolgate);
-  moduleServer = await serveFetch((incoming) => module.fetch(incoming));
+  moduleServer = await serveFetch((incoming) => (received.push(incoming.clone()), module.fetch(incoming)));
   moduleUrl = `${moduleServer.url}/call`;
   module = defineModule({ id: groupId, description: "Tools about words.", tools: [wordCount, whoAmI], toolgate: { url: served.url }, url: moduleUrl });
   const endpoint = module.mcp({ signedCallsOnly: true });
-  mcpServer = await serveFetch((incoming) => endpoint.fetch(incoming));
+  mcpServer = await serveFetch((incoming) => (received.push(incoming.clone()), endpoint.fetch(incoming)));
   mcpUrl = `${mcpServer.url}/mcp`;
 });
 
@@ -108,4 +112,41 @@ test("the same module served over MCP (mcp()) registers with an mcp executor and
   } finally {
     await client.close();
   }
+});
+
+/** A request sent again exactly as it arrived: its method, URL, headers (the call token among them) and body. */
+const resent = async (request: Request) => fetch(request.url, { method: request.method, headers: request.headers, body: await request.clone().text() });
+
+const runsOf = (text: string) => counted.filter((ran) => ran === text).length;
+
+test("the exact request toolgate sent an SDK module, sent again, is refused as a used token and runs nothing, over HTTP and over MCP; a fresh call runs", async () => {
+  await module.announce({ adminToken: ADMIN_TOKEN });
+  const mcpGroup = `${groupId}_once`;
+  const registered = await request("PUT", `/groups/${mcpGroup}`, { body: { description: "Words over MCP.", executor: { type: "mcp", url: mcpUrl, toolPrefix: "once" } } });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  const role = await createRole(request, { name: unique("role"), toolGroups: [groupId, mcpGroup] });
+  const { agent, token } = await createAgent(request, role.id);
+  const call = (tool: string, text: string) => request("POST", `/agents/${agent.id}/calls`, { token, body: { tool, arguments: { text } } });
+
+  for (const [tool, text, url] of [[wordCount.name, "sent once over http", moduleUrl], [`once_${wordCount.name}`, "sent once over mcp", mcpUrl]] as const) {
+    const since = received.length;
+    expect((await call(tool, text)).status).toBe(200);
+    expect(runsOf(text)).toBe(1);
+    const sent = received.slice(since).filter((incoming) => incoming.url === url);
+    const tokens = sent.map((incoming) => incoming.headers.get("toolgate-call"));
+    expect(new Set(tokens).size, "each request toolgate sent carried a token of its own").toBe(sent.length);
+    const bodies = await Promise.all(sent.map((incoming) => incoming.clone().text()));
+    const toolCall = sent[bodies.findIndex((body) => body.includes(text))]!;
+    for (let replay = 0; replay < 3; replay++) {
+      const refused = await resent(toolCall);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ error: "unauthenticated", message: expect.stringContaining("token was already used") });
+    }
+    expect(runsOf(text), "the tool did not run again").toBe(1);
+    expect((await call(tool, text)).status).toBe(200);
+    expect(runsOf(text), "a fresh call runs").toBe(2);
+  }
+  const calls = await request("GET", `/agents/${agent.id}/calls`, { token });
+  expect(calls.body.calls.filter((recorded: { status: string }) => recorded.status === "completed")).toHaveLength(4);
+  await module.withdraw({ adminToken: ADMIN_TOKEN });
 });

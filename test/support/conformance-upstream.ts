@@ -32,7 +32,12 @@ export type { ExtraTool, Handler } from "./conformance-tools";
  * Requests whose Host or Origin is not this machine's are refused (DNS-rebinding protection).
  */
 export type ConformanceUpstreamOptions = { modern?: boolean };
-export type ConformanceUpstream = { url: string; close(): Promise<void> };
+export type ConformanceUpstream = {
+  url: string;
+  /** The URIs its 2025-era sessions are subscribed to now (the v2 upstream's; the v1 one keeps none here). */
+  subscribed?: ReadonlySet<string>;
+  close(): Promise<void>;
+};
 
 /** Milliseconds a client waits before it reconnects to a stream the server closed (the SSE `retry` field). */
 const RECONNECT_AFTER_MS = 100;
@@ -90,6 +95,7 @@ export async function startConformanceUpstream(extra: ExtraTool[] = [], options:
   const served = await serveFetch(handle);
   return {
     url: `${served.url}/mcp`,
+    subscribed: subscriptions,
     close: async () => {
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       sessions.clear();

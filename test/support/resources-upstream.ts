@@ -1,6 +1,6 @@
 import { EventEmitter, once } from "node:events";
-import { createMcpHandler, Server } from "@modelcontextprotocol/server";
-import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import { createMcpHandler, inputRequired, Server } from "@modelcontextprotocol/server";
+import type { ReadResourceResult, ServerContext } from "@modelcontextprotocol/server";
 import { serveFetch } from "./http-server";
 
 /** How the upstream answers resources/read: by default the resource's text; a test may make it misbehave. */
@@ -26,15 +26,23 @@ export type ResourcesUpstream = {
   close(): Promise<void>;
 };
 
+/**
+ * A prompt and a resource whose server asks the client who signs first (MCP 2026-07-28's input_required, the request
+ * `who` with a request state of its own), and answers once it is sent again with the answer and that state.
+ */
+export const SIGNING = { prompt: "sign", uri: "file:///docs/signed.md", requestState: "upstream-state-1" };
+
 export const RESOURCES = [
   { uri: "file:///docs/readme.md", name: "readme", mimeType: "text/markdown", description: "The project's readme." },
   { uri: "file:///secrets/keys.txt", name: "keys", mimeType: "text/plain" },
   { uri: "data://logo", name: "logo", mimeType: "image/png" },
+  { uri: SIGNING.uri, name: "signed", mimeType: "text/plain", description: "Asks who reads it first." },
 ];
 export const TEMPLATES = [{ uriTemplate: "notes://{topic}/today", name: "note", description: "Today's note on a topic." }];
 export const PROMPTS = [
   { name: "summarize", description: "Summarize a text.", arguments: [{ name: "text", required: true }, { name: "style" }] },
   { name: "greet", description: "Say hello." },
+  { name: SIGNING.prompt, description: "Sign a text, asking who signs first.", arguments: [{ name: "text", required: true }] },
 ];
 
 const textOf = (uri: string) => `contents of ${uri}`;
@@ -45,9 +53,25 @@ function defaultRead(uri: string): ReadResourceResult {
   throw Object.assign(new Error(`Resource ${uri} not found`), { code: -32002 });
 }
 
+/** Who signs, when the request was sent again with the answer to `who` and the request state it was asked with. */
+function signerOf(ctx: ServerContext): string | undefined {
+  const answer = ctx.mcpReq.inputResponses?.who as { action?: string; content?: { name?: string } } | undefined;
+  return ctx.mcpReq.requestState() === SIGNING.requestState && answer?.action === "accept" ? answer.content?.name : undefined;
+}
+
+const askWhoSigns = () =>
+  inputRequired({
+    inputRequests: { who: inputRequired.elicit({ message: "Who signs?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }) },
+    requestState: SIGNING.requestState,
+  });
+
+/** What a request sent again carried besides its params: the client's answers and the request state. */
+const answersOf = (ctx: ServerContext) => (ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() } : {});
+
 /**
  * A small MCP server (the v2 SDK's low-level Server over Streamable HTTP, stateless) offering one tool, resources, a
- * template, prompts with arguments and completions, and recording every read, get and completion it receives. It
+ * template, prompts with arguments and completions (SIGNING's asking the client first), and recording every read, get
+ * and completion it receives (a request sent again with what it carried besides its params). It
  * offers subscriptions (2026-07-28 listens): `updated` tells the listens of a URI, `listening` counts them.
  */
 export async function startResourcesUpstream(): Promise<ResourcesUpstream> {
@@ -63,13 +87,19 @@ export async function startResourcesUpstream(): Promise<ResourcesUpstream> {
     server.setRequestHandler("resources/list", async () => ({ resources: RESOURCES }));
     server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: TEMPLATES }));
     server.setRequestHandler("resources/read", async (request, ctx) => {
-      record("resources/read", request.params);
-      return read(request.params.uri, ctx.mcpReq.signal);
+      record("resources/read", { ...request.params, ...answersOf(ctx) });
+      if (request.params.uri !== SIGNING.uri) return read(request.params.uri, ctx.mcpReq.signal);
+      const signer = signerOf(ctx);
+      return signer ? { contents: [{ uri: SIGNING.uri, mimeType: "text/plain", text: `read by ${signer}` }] } : askWhoSigns();
     });
     server.setRequestHandler("prompts/list", async () => ({ prompts: PROMPTS }));
-    server.setRequestHandler("prompts/get", async (request) => {
-      record("prompts/get", request.params);
+    server.setRequestHandler("prompts/get", async (request, ctx) => {
+      record("prompts/get", { ...request.params, ...answersOf(ctx) });
       const args = request.params.arguments ?? {};
+      if (request.params.name === SIGNING.prompt) {
+        const signer = signerOf(ctx);
+        return signer ? { messages: [{ role: "user" as const, content: { type: "text" as const, text: `${args.text} (signed by ${signer})` } }] } : askWhoSigns();
+      }
       return { description: `prompt ${request.params.name}`, messages: [{ role: "user" as const, content: { type: "text" as const, text: `${request.params.name}: ${JSON.stringify(args)}` } }] };
     });
     server.setRequestHandler("completion/complete", async (request) => {

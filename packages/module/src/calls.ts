@@ -1,6 +1,7 @@
 import type { JWTVerifyGetKey } from "jose";
 import { CallRefused, verifyCallToken } from "./call-token.js";
 import type { VerifiedCall } from "./call-token.js";
+import type { ReplayStore } from "./replay.js";
 import { runTool } from "./run.js";
 import type { ModuleTool } from "./tool.js";
 
@@ -10,8 +11,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** An answer to toolgate's call, whatever carries it: the HTTP status and the JSON body. */
 export type CallAnswer = { status: number; body: Record<string, unknown> };
 
-/** What answers calls: the module's id and tools, and the keys toolgate's tokens are checked with. */
-export type CallServer = { id: string; tools: ReadonlyMap<string, ModuleTool>; keys: () => JWTVerifyGetKey };
+/** What answers calls: the module's id and tools, the keys toolgate's tokens are checked with, and where accepted tokens are kept. */
+export type CallServer = { id: string; tools: ReadonlyMap<string, ModuleTool>; keys: () => JWTVerifyGetKey; replayStore: ReplayStore };
 
 type CallBody = { callId?: unknown; tool?: unknown; agentId?: unknown; arguments?: unknown };
 
@@ -32,14 +33,16 @@ function bodyOf(text: string): CallBody | undefined {
 
 /**
  * Answers one call in toolgate's http executor format: nothing runs unless `token` is toolgate's, issued for
- * `audience` (the module's URL), and names this very call (its id, agent, tool and arguments); else 401 saying why.
+ * `audience` (the module's URL), names this very call (its id, agent, tool and arguments) and was never used before;
+ * else 401 saying why.
  */
 export async function answerCall(server: CallServer, text: string, token: string | null | undefined, audience: string): Promise<CallAnswer> {
   const body = bodyOf(text);
   if (!body) return NOT_A_CALL;
   let call: VerifiedCall;
   try {
-    call = await verifyCallToken(token, { callId: body.callId, agentId: body.agentId, tool: body.tool, arguments: body.arguments }, server.keys(), audience);
+    const signed = { callId: body.callId, agentId: body.agentId, tool: body.tool, arguments: body.arguments };
+    call = await verifyCallToken(token, signed, server.keys(), audience, { replayStore: server.replayStore });
   } catch (error) {
     if (error instanceof CallRefused) return refusal(401, "unauthenticated", error.message);
     throw error;

@@ -5,7 +5,9 @@ export type { GroupDefinition, Module, ModuleSpec, Registrar } from "./module.js
 export type { Bus } from "./bus.js";
 export { MODULE_EVENT_SOURCE, ModuleEventType } from "./events.js";
 export { argumentsHash, CALL_TOKEN_HEADER, CallRefused, JWKS_PATH, toolgateKeys, verifyCallToken } from "./call-token.js";
-export type { SignedCall, VerifiedCall } from "./call-token.js";
+export type { SignedCall, VerifiedCall, VerifyOptions } from "./call-token.js";
+export { MEMORY_REPLAY_ENTRIES, memoryReplayStore } from "./replay.js";
+export type { ReplayStore } from "./replay.js";
 export type { McpEndpoint, McpOptions } from "./mcp.js";
 export { ANONYMOUS_AGENT } from "./mcp.js";
 export { describeTool } from "./tool.js";

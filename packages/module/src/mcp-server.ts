@@ -4,21 +4,21 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/server";
 import type { JWTVerifyGetKey } from "jose";
 import { CALL_TOKEN_HEADER, CallRefused, verifyCallToken } from "./call-token.js";
 import type { VerifiedCall } from "./call-token.js";
-import { ANONYMOUS_AGENT } from "./mcp.js";
+import { ANONYMOUS_AGENT, SIGNED_CALL_KEY } from "./mcp.js";
 import type { McpEndpoint, McpOptions } from "./mcp.js";
+import type { ReplayStore } from "./replay.js";
 import { runTool } from "./run.js";
 import type { ToolAnswer } from "./run.js";
 import type { ModuleTool } from "./tool.js";
 
-/** What the MCP server of a module is made of: the module's tools, and where the keys are when only signed calls run. */
+/** What the MCP server of a module is made of: the module's tools, and where the keys and accepted tokens are when only signed calls run. */
 export type ServedModule = {
   id: string;
   version: string;
   tools: ReadonlyMap<string, ModuleTool>;
   keys: () => JWTVerifyGetKey;
+  replayStore: ReplayStore;
 };
-
-const CALL_KEY = "toolgate/call";
 
 const toMcpTool = (tool: ModuleTool): Tool => ({
   name: tool.name,
@@ -45,7 +45,7 @@ const refusal = (message: string) => Response.json({ error: "unauthenticated", m
 /**
  * The module's tools as an MCP server over Streamable HTTP (the official SDK, stateless: any instance serves any
  * request). With `signedCallsOnly`, a tools/call runs only with a token toolgate signed for this module, this tool
- * and these arguments (else 401 and nothing runs); listing the tools stays open, as it runs nothing.
+ * and these arguments, used once (else 401 and nothing runs); listing the tools stays open, as it runs nothing.
  */
 export function mcpEndpoint(served: ServedModule, options: McpOptions): McpEndpoint {
   const handler = createMcpHandler(
@@ -55,7 +55,7 @@ export function mcpEndpoint(served: ServedModule, options: McpOptions): McpEndpo
       server.setRequestHandler("tools/call", async (request, ctx) => {
         const tool = served.tools.get(request.params.name);
         if (!tool) return { content: [{ type: "text", text: `The module "${served.id}" has no tool "${request.params.name}".` }], isError: true };
-        const signed = authInfo?.extra?.[CALL_KEY] as VerifiedCall | undefined;
+        const signed = authInfo?.extra?.[SIGNED_CALL_KEY] as VerifiedCall | undefined;
         const call = signed ?? { callId: randomUUID(), tool: tool.name, agent: ANONYMOUS_AGENT, deadline: Number.POSITIVE_INFINITY };
         return toResult(await runTool(tool, request.params.arguments ?? {}, call, ctx.mcpReq.signal));
       });
@@ -73,8 +73,9 @@ export function mcpEndpoint(served: ServedModule, options: McpOptions): McpEndpo
       if (calls.length > 1) return refusal("A signed call is one tools/call per request.");
       const token = request.headers.get(CALL_TOKEN_HEADER);
       try {
-        const call = await verifyCallToken(token, { tool: calls[0]!.name, arguments: calls[0]!.arguments }, served.keys(), options.url ?? request.url.split("?")[0]!);
-        return handler.fetch(request, { parsedBody: body, authInfo: { token: token!, clientId: "toolgate", scopes: [], extra: { [CALL_KEY]: call } } });
+        const signed = { tool: calls[0]!.name, arguments: calls[0]!.arguments };
+        const call = await verifyCallToken(token, signed, served.keys(), options.url ?? request.url.split("?")[0]!, { replayStore: served.replayStore });
+        return handler.fetch(request, { parsedBody: body, authInfo: { token: token!, clientId: "toolgate", scopes: [], extra: { [SIGNED_CALL_KEY]: call } } });
       } catch (error) {
         if (error instanceof CallRefused) return refusal(error.message);
         throw error;

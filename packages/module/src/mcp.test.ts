@@ -90,3 +90,34 @@ test("mcp({ signedCallsOnly }) runs a tools/call only with toolgate's token for 
     await replayed.close();
   }
 });
+
+test("mcp({ signedCallsOnly }) takes a token once: the exact tools/call request sent again is 401 saying it was already used, and the tool does not run again", async () => {
+  const sent: Request[] = [];
+  const endpoint = notes.mcp({ signedCallsOnly: true });
+  const recording: McpEndpoint = {
+    fetch: async (request) => {
+      sent.push(request.clone());
+      return endpoint.fetch(request);
+    },
+    close: () => endpoint.close(),
+  };
+  const client = await connect(recording, (name, args) =>
+    signer.sign({ callId: "call_mcp_once", tool: name, arguments: args, agentId: "agt_mcp", roleId: "rol_1", audience: URL_OF_MODULE, timeoutMs: 5_000 }),
+  );
+  const runs = () => ran.filter((run) => run.title === "once over MCP").length;
+  try {
+    expect(await client.callTool({ name: "read_note", arguments: { title: "once over MCP" } })).toMatchObject({ content: [{ type: "text", text: "once over MCP for agt_mcp" }] });
+    expect(runs()).toBe(1);
+    const toolsCall = sent.find((request) => request.headers.has("toolgate-call"))!;
+    for (let replay = 0; replay < 3; replay++) {
+      const answer = await endpoint.fetch(toolsCall.clone());
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({ error: "unauthenticated", message: expect.stringContaining("token was already used") });
+    }
+    expect(runs()).toBe(1);
+    await client.callTool({ name: "read_note", arguments: { title: "once over MCP" } });
+    expect(runs()).toBe(2);
+  } finally {
+    await client.close();
+  }
+});

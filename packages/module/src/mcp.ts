@@ -16,5 +16,8 @@ export type McpEndpoint = {
   close(): Promise<void>;
 };
 
+/** Where a request's verified call rides from the endpoint's check to its tools/call handler (the MCP SDK's authInfo.extra). */
+export const SIGNED_CALL_KEY = "toolgate/call";
+
 /** Who calls when no toolgate signed the call (an MCP client of its own, which names no agent): `ctx.agent` then. */
 export const ANONYMOUS_AGENT = { id: "anonymous", role: "anonymous" } as const;

@@ -5,6 +5,7 @@ import { afterEach, expect, test, vi } from "vitest";
 import * as z from "zod";
 import { CallSigner } from "@toolgate/core/executor";
 import { defineModule, defineTool } from "./index.js";
+import { CALL_TOKEN_CLOCK_SKEW_SECONDS } from "./call-token.js";
 import { KNOWN_KEY_MS } from "./signature.js";
 
 const URL_OF_MODULE = "http://notes.example.com/call";
@@ -90,6 +91,30 @@ test("without a token, with one for another module, another call or other argume
   expect(ran.length).toBe(before);
 });
 
+test("a token is taken once: the same signed request sent again is 401 saying the token was already used, and the tool does not run again; a fresh token runs", async () => {
+  const call = callOf("read_note", { title: "once" });
+  const token = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 5_000 });
+  expect(await post(call, token)).toMatchObject({ status: 200 });
+  const runs = ran.filter((title) => title === "once").length;
+  for (let replay = 0; replay < 3; replay++)
+    expect(await post(call, token)).toEqual({ status: 401, body: { error: "unauthenticated", message: expect.stringContaining("token was already used") } });
+  expect(ran.filter((title) => title === "once").length).toBe(runs);
+  expect(await post(callOf("read_note", { title: "once" }))).toMatchObject({ status: 200 });
+  expect(ran.filter((title) => title === "once").length).toBe(runs + 1);
+});
+
+test("a token lives until its call's deadline and the clock skew allowed, no longer: replayed until then it was already used, after that it has expired", async () => {
+  const call = callOf("read_note", { title: "late" });
+  const started = Date.now();
+  const token = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 2_000 }, started);
+  expect(await post(call, token)).toMatchObject({ status: 200 });
+  const lastMoment = Math.ceil((started + 2_000) / 1000) * 1000 + CALL_TOKEN_CLOCK_SKEW_SECONDS * 1000 - 1;
+  vi.useFakeTimers({ toFake: ["Date"], now: lastMoment });
+  expect(await post(call, token)).toMatchObject({ status: 401, body: { message: expect.stringContaining("already used") } });
+  vi.setSystemTime(lastMoment + 1);
+  expect(await post(call, token)).toMatchObject({ status: 401, body: { message: expect.stringContaining('"exp" claim timestamp check failed') } });
+});
+
 test("the tool's signal aborts at the call's timeout; a thrown error and input its schema refuses are error results", async () => {
   const started = Date.now();
   expect(await post(callOf("wait_forever", {}), undefined, 300)).toEqual({ status: 200, body: { type: "error", content: "wait_forever did not finish before the call's timeout." } });
@@ -154,8 +179,8 @@ test("a key the set stops answering with is refused within a minute, as soon as 
   let published = signer.jwks();
   const changing = defineModule({ id: "notes", description: "Notes.", tools: [readNote], toolgate: { keys: (header, token) => createLocalJWKSet(published)(header, token) }, url: URL_OF_MODULE });
   const call = callOf("read_note", { title: "rotated" });
-  const token = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 10 * KNOWN_KEY_MS });
   const send = async () => {
+    const token = await signer.sign({ ...call, audience: URL_OF_MODULE, timeoutMs: 10 * KNOWN_KEY_MS });
     const request = new Request(URL_OF_MODULE, { method: "POST", headers: { "toolgate-call": token }, body: JSON.stringify(call) });
     return (await changing.fetch(request)).status;
   };

@@ -10,6 +10,8 @@ import { answerCall, NOT_POST } from "./calls.js";
 import { deleteGroup, putGroup, toolgateAt } from "./group-api.js";
 import type { McpEndpoint, McpOptions } from "./mcp.js";
 import { nodeListener } from "./node.js";
+import { processReplayStore } from "./replay.js";
+import type { ReplayStore } from "./replay.js";
 import type { ModuleTool } from "./tool.js";
 
 export type ModuleSpec = {
@@ -23,6 +25,12 @@ export type ModuleSpec = {
   toolgate?: { url?: string; keys?: JWTVerifyGetKey };
   /** The module's URL as toolgate calls it, which its tokens are issued for; by default the URL a request arrived at. */
   url?: string;
+  /**
+   * Where the ids of the tokens it accepted are kept until they expire, so that a token sent again is refused: by
+   * default this process's memory; on Lambda, whose containers each have their own, `dynamoReplayStore()`
+   * (`@toolgate/module/replay-dynamo`).
+   */
+  replayStore?: ReplayStore;
 };
 
 /** The group as toolgate registers it; `version` is a hash of all of it, so the same tools give the same version. */
@@ -61,14 +69,15 @@ export type Module = {
 
 /**
  * A module: its tools served to toolgate, every request checked first. A request without a token toolgate signed for
- * this module and this very call (its id, agent, tool and arguments) is 401 and runs nothing.
+ * this module and this very call (its id, agent, tool and arguments), or with one already used, is 401 and runs nothing.
  */
 export function defineModule(spec: ModuleSpec): Module {
   const tools = new Map(spec.tools.map((tool) => [tool.name, tool]));
   if (tools.size !== spec.tools.length) throw new Error(`The module "${spec.id}" names a tool twice.`);
   let keys = spec.toolgate?.keys;
   const keysNow = () => (keys ??= toolgateKeys(toolgateAt(spec.id, spec.toolgate?.url, "give defineModule toolgate.url, or set TOOLGATE_URL.")));
-  const calls = { id: spec.id, tools, keys: keysNow };
+  const replayStore = spec.replayStore ?? processReplayStore;
+  const calls = { id: spec.id, tools, keys: keysNow, replayStore };
   let definitions: GroupDefinition | undefined;
   const definitionsOf = () => {
     if (definitions) return definitions;
@@ -103,7 +112,7 @@ export function defineModule(spec: ModuleSpec): Module {
       let endpoint: Promise<McpEndpoint> | undefined;
       const served = () =>
         (endpoint ??= import("./mcp-server.js").then(({ mcpEndpoint }) =>
-          mcpEndpoint({ id: spec.id, version: definitionsOf().version, tools, keys: keysNow }, options),
+          mcpEndpoint({ id: spec.id, version: definitionsOf().version, tools, keys: keysNow, replayStore }, options),
         ));
       return {
         fetch: async (request) => (await served()).fetch(request),

@@ -6,10 +6,14 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import { CALL_TOKEN_HEADER, CallRefused, toolgateKeys, verifyCallToken } from "./call-token.js";
+import type { VerifiedCall } from "./call-token.js";
 import { deleteGroup, putGroup, toolgateAt } from "./group-api.js";
 import { lambdaHandler } from "./lambda.js";
 import type { ModuleLambdaHandler } from "./lambda.js";
+import { SIGNED_CALL_KEY } from "./mcp.js";
 import type { Registrar } from "./module.js";
+import { processReplayStore } from "./replay.js";
+import type { ReplayStore } from "./replay.js";
 
 /** A variable of the program's environment: a literal, or an SST secret linked to the function, read at its first start. */
 export type StdioEnvValue = string | { secret: string };
@@ -25,8 +29,10 @@ export type StdioModuleSpec = {
   env?: Record<string, StdioEnvValue>;
   /** Prefixed to the tools' names in toolgate (see the mcp executor's toolPrefix). */
   toolPrefix?: string;
-  /** Run a tools/call only with a token toolgate signed for this function, tool and arguments (the default). */
+  /** Run a tools/call only with a token toolgate signed for this function, tool and arguments, used once (the default). */
   signedCallsOnly?: boolean;
+  /** Where the ids of accepted tokens are kept: by default the container's memory; `dynamoReplayStore()` for every container. */
+  replayStore?: ReplayStore;
   toolgate?: { url?: string };
 };
 
@@ -52,7 +58,8 @@ const groupBody = (spec: StdioModuleSpec, url: string) => ({ description: spec.d
 /**
  * A stdio MCP server as a module: `fetch` serves it over Streamable HTTP (stateless), each tools/list and tools/call
  * forwarded to one process of the program, started on the first request and started again after it ends; progress it
- * reports for a call reaches the caller. `announce` registers it as an `mcp` group at the module's URL.
+ * reports for a call reaches the caller, and a signed call is cancelled at its deadline, when toolgate stops waiting.
+ * `announce` registers it as an `mcp` group at the module's URL.
  */
 export function stdioModule(spec: StdioModuleSpec) {
   let connected: Promise<Client> | undefined;
@@ -72,7 +79,8 @@ export function stdioModule(spec: StdioModuleSpec) {
     }));
 
   const handler = createMcpHandler(
-    () => {
+    ({ authInfo }) => {
+      const signed = authInfo?.extra?.[SIGNED_CALL_KEY] as VerifiedCall | undefined;
       const server = new Server({ name: spec.id, version }, { capabilities: { tools: {} } });
       server.setRequestHandler("tools/list", async (request) => ({ tools: (await (await client()).listTools(request.params ?? {})).tools as Tool[] }));
       server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -80,7 +88,9 @@ export function stdioModule(spec: StdioModuleSpec) {
         const onprogress =
           progressToken === undefined ? undefined : (progress: { progress: number; total?: number; message?: string }) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...progress } });
         const { name, arguments: args } = request.params;
-        return (await (await client()).callTool({ name, arguments: args ?? {} }, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
+        const untilDeadline = signed ? { timeout: Math.max(1, signed.deadline - Date.now()) } : {};
+        const options = { signal: ctx.mcpReq.signal, ...untilDeadline, ...(onprogress ? { onprogress } : {}) };
+        return (await (await client()).callTool({ name, arguments: args ?? {} }, options)) as CallToolResult;
       });
       return server;
     },
@@ -100,13 +110,16 @@ export function stdioModule(spec: StdioModuleSpec) {
       const call = (Array.isArray(body) ? body : [body]).filter((message: { method?: string } | null) => message?.method === "tools/call") as Array<{ params?: { name?: unknown; arguments?: unknown } }>;
       if (call.length === 0) return handler.fetch(request, { parsedBody: body });
       if (call.length > 1) return refusal("A signed call is one tools/call per request.");
+      const token = request.headers.get(CALL_TOKEN_HEADER);
+      const signed = { tool: call[0]!.params?.name, arguments: call[0]!.params?.arguments ?? {} };
+      let verified: VerifiedCall;
       try {
-        await verifyCallToken(request.headers.get(CALL_TOKEN_HEADER), { tool: call[0]!.params?.name, arguments: call[0]!.params?.arguments ?? {} }, (keys ??= toolgateKeys(toolgateUrl())), request.url.split("?")[0]!);
+        verified = await verifyCallToken(token, signed, (keys ??= toolgateKeys(toolgateUrl())), request.url.split("?")[0]!, { replayStore: spec.replayStore ?? processReplayStore });
       } catch (error) {
         if (error instanceof CallRefused) return refusal(error.message);
         throw error;
       }
-      return handler.fetch(request, { parsedBody: body });
+      return handler.fetch(request, { parsedBody: body, authInfo: { token: token!, clientId: "toolgate", scopes: [], extra: { [SIGNED_CALL_KEY]: verified } } });
     },
     async announce(registrar: Registrar) {
       if ("bus" in registrar || !registrar.url) throw new Error(`The stdio module "${spec.id}" is announced with an admin token and its URL.`);

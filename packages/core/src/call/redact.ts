@@ -284,7 +284,7 @@ function scrubbedContent(content: string, scrub: (text: string) => string): stri
  */
 export function storedResult(result: ToolResult, secrets: string[] = []): StoredResult {
   const scrub = scrubberFor(secrets);
-  const { metadata, mcpResult, mcpAnswer, ...rest } = result;
+  const { metadata, mcpResult, mcpAnswer, asksForInput: _asked, ...rest } = result;
   const scrubbedMetadata = metadata === undefined ? undefined : (scrubValue(metadata, secrets) as Record<string, unknown>);
   const answered = mcpResult ?? (mcpAnswer && asBlocks(mcpAnswer));
   const summary = answered === undefined ? {} : { mcp: summariseMcpResult(answered, scrub) };

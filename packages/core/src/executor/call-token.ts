@@ -1,6 +1,7 @@
 import { createECDH, createPrivateKey, createPublicKey, hkdfSync } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { argumentsHash as canonicalHash, CALL_TOKEN_ALGORITHM, CALL_TOKEN_GRACE_SECONDS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, signedJwt } from "@toolgate/module/call-token";
+import { argumentsHash as canonicalHash, CALL_TOKEN_ALGORITHM, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, callTokenPayload, signedJwt } from "@toolgate/module/call-token";
+import type { CallTokenClaims } from "@toolgate/module/call-token";
 import { guardError } from "../guard/errors";
 
 // The token's format is the module SDK's: what it checks is what toolgate signs.
@@ -11,7 +12,7 @@ export const CALL_KEY_PERIOD_MS = 24 * 60 * 60 * 1000;
 /** The order of P-256's base point: a private key is a number from 1 to this less one. */
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
-/** What a call token says: the call, who makes it, what runs, for whom it is meant (the executor's URL) and the arguments' hash. */
+/** What a call token says: the call, who makes it, what runs, for whom it is meant (the executor's URL), the arguments, and the call's timeout. */
 export type CallClaims = {
   callId: string;
   agentId: string;
@@ -24,6 +25,13 @@ export type CallClaims = {
 };
 
 export type CallKey = { kid: string; privateKey: KeyObject; publicJwk: Record<string, unknown> };
+
+/**
+ * The call token header of each request a call sends, a token of its own every time (a module takes each token once):
+ * the first signed ahead, the others when they are asked for; all with the call's deadline.
+ */
+export type CallTokens = () => Record<string, string>;
+
 export type Jwks = { keys: Array<Record<string, unknown>> };
 
 /** The hash a call token carries of its arguments (the SDK's, which a module checks); arguments that have none are invalid_arguments. */
@@ -85,26 +93,31 @@ export class CallSigner {
     return { keys: [now - CALL_KEY_PERIOD_MS, now, now + CALL_KEY_PERIOD_MS].map((at) => this.keyAt(at).publicJwk) };
   }
 
-  /** A token for one request of one call, valid for the call's timeout. */
+  /** One token for one request of a call that starts `now`: its deadline is `now` plus the call's timeout. */
   async sign(claims: CallClaims, now = Date.now()): Promise<string> {
+    return this.#signed(this.#claimsOf(claims, now + claims.timeoutMs), now);
+  }
+
+  /**
+   * The tokens of a call that starts `now` (see CallTokens): the first is signed here, so a call made ready before its
+   * admission stands waits for no signature once it does. Arguments that have no hash fail here, before anything is sent.
+   */
+  tokensFor(claims: CallClaims, now = Date.now()): CallTokens {
+    const signing = this.#claimsOf(claims, now + claims.timeoutMs);
+    let ahead: string | undefined = this.#signed(signing, now);
+    return () => {
+      const token = ahead ?? this.#signed(signing, Date.now());
+      ahead = undefined;
+      return { [CALL_TOKEN_HEADER]: token };
+    };
+  }
+
+  #claimsOf({ arguments: args, timeoutMs: _timeoutMs, department, ...call }: CallClaims, deadline: number): CallTokenClaims {
+    return { ...call, ...(department ? { department } : {}), argumentsHash: argumentsHash(args, call.tool), deadline };
+  }
+
+  #signed(claims: CallTokenClaims, now: number): string {
     const { kid, privateKey } = this.keyAt(now);
-    const issuedAt = Math.floor(now / 1000);
-    return signedJwt(
-      kid,
-      {
-        tool: claims.tool,
-        role: claims.roleId,
-        ...(claims.department ? { department: claims.department } : {}),
-        args: argumentsHash(claims.arguments, claims.tool),
-        deadline: now + claims.timeoutMs,
-        iss: CALL_TOKEN_ISSUER,
-        aud: claims.audience,
-        sub: claims.agentId,
-        jti: claims.callId,
-        iat: issuedAt,
-        exp: issuedAt + Math.ceil(claims.timeoutMs / 1000) + CALL_TOKEN_GRACE_SECONDS,
-      },
-      privateKey,
-    );
+    return signedJwt(kid, callTokenPayload(claims, now), privateKey);
   }
 }

@@ -10,6 +10,7 @@ import { timedOut } from "./timeout";
 import { environmentSecrets, resolveHeaders } from "./secrets";
 import type { SecretSource } from "./secrets";
 import type { HttpExecutor } from "./schema";
+import type { CallTokens } from "./call-token";
 import { scrubSecrets } from "../call/redact";
 
 const NO_SECRETS = environmentSecrets({});
@@ -85,7 +86,7 @@ function exchange(url: URL, body: string, tool: string, timeoutMs: number, heade
  * What else a request carries: the executor's secrets to read its headers with, and the call token. `admitted`: the
  * call's admission, awaited once the request is built and before it is sent (see RunOptions).
  */
-export type HttpRequestOptions = { secrets?: SecretSource; callToken?: Record<string, string>; admitted?: Promise<void> };
+export type HttpRequestOptions = { secrets?: SecretSource; callToken?: CallTokens; admitted?: Promise<void> };
 
 /**
  * POSTs the call to the executor, with its headers (secret references read now) and the call token, and reads its
@@ -95,7 +96,7 @@ export async function runHttpExecutor(executor: HttpExecutor, payload: HttpCallP
   const url = new URL(executor.url);
   const { headers, secrets } = await resolveHeaders(executor.headers, options.secrets ?? NO_SECRETS, url.origin);
   const request = JSON.stringify(payload);
-  const sent = { ...headers, ...options.callToken };
+  const sent = { ...headers, ...options.callToken?.() };
   await options.admitted;
   const text = await exchange(url, request, payload.tool, timeoutMs, sent);
   let body: unknown;

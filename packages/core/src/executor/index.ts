@@ -1,5 +1,4 @@
-import { CALL_TOKEN_HEADER } from "./call-token";
-import type { CallSigner } from "./call-token";
+import type { CallSigner, CallTokens } from "./call-token";
 import { executorError, noNativeImplementation } from "./errors";
 import { runHttpExecutor } from "./http";
 import { loadMcp, loadMcpOffers } from "./load-mcp";
@@ -31,12 +30,9 @@ export type ExecutorCall = { callId: string; tool: string; agentId: string; role
 /** The tools toolgate runs itself (the built-in area's `nativeRunner`): one call, until its signal aborts. */
 export type Natives = { run(call: ExecutorCall, signal: AbortSignal): Promise<ToolResult> };
 
-/** The header naming a call to its executor, signed. */
-type CallToken = Record<string, string>;
-
 /**
  * `people`: where what an MCP module sends during the call goes (the agent's MCP client, the operators).
- * `signer`: signs the call token every request to the executor carries.
+ * `signer`: signs the call tokens the requests to the executor carry, one for each.
  * `admitted`: the call's admission, still being written. The call is made ready meanwhile (its token signed, its
  * request built) and nothing reaches the executor before it resolves; its timeout counts from then. Rejected
  * (NotAdmitted): the call ends there, unsent.
@@ -58,14 +54,13 @@ export { NotAdmitted } from "./admitted";
 
 export { timedOut } from "./timeout";
 export { argumentsHash, CALL_KEY_PERIOD_MS, CALL_TOKEN_HEADER, CALL_TOKEN_ISSUER, CallSigner } from "./call-token";
-export type { Jwks } from "./call-token";
+export type { CallTokens, Jwks } from "./call-token";
 
-/** The call token the executor receives: for its URL, the call as the executor knows it. */
-const signedFor = async (executor: HttpExecutor | McpExecutor, call: ExecutorCall, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): Promise<CallToken> => ({
-  [CALL_TOKEN_HEADER]: await signer.sign({ ...call, audience: executor.url, timeoutMs }),
-});
+/** The call tokens the executor receives: for its URL, the call as the executor knows it, until the call's deadline. */
+const signedFor = (executor: HttpExecutor | McpExecutor, call: ExecutorCall, { signer, timeoutMs }: Pick<RunOptions, "signer" | "timeoutMs">): CallTokens =>
+  signer.tokensFor({ ...call, audience: executor.url, timeoutMs });
 
-/** What a call forwarded to an MCP server carries besides its token: its people, a paused call's answers, its admission. */
+/** What a call forwarded to an MCP server carries besides its token: its people, a paused call's (or a read's or get's) answers, its admission. */
 const forwarded = ({ people, answers, admitted }: RunOptions) => ({ ...(people ? { people } : {}), ...(answers ? { answers } : {}), ...(admitted ? { admitted } : {}) });
 
 /** The group whose process runs a stdio server's call, read or get. */
@@ -90,7 +85,7 @@ async function runNative(call: ExecutorCall, { natives, timeoutMs, admitted }: R
 const runMcp = async (executor: McpExecutor, call: ExecutorCall, options: RunOptions) =>
   (await loadMcp()).runMcpExecutor(executor, call, options.secrets, options.timeoutMs, {
     ...forwarded(options),
-    callToken: await signedFor(executor, { ...call, tool: upstreamName(executor, call.tool) }, options),
+    callToken: signedFor(executor, { ...call, tool: upstreamName(executor, call.tool) }, options),
   });
 
 /** A stdio server's process is its group's, kept warm; no token: the call never leaves this machine. */
@@ -100,7 +95,7 @@ const runStdio = async (executor: StdioExecutor, call: ExecutorCall, options: Ru
 const runHttp = async (executor: HttpExecutor, call: ExecutorCall, options: RunOptions) =>
   runHttpExecutor(executor, call, options.timeoutMs, {
     secrets: options.secrets,
-    callToken: await signedFor(executor, call, options),
+    callToken: signedFor(executor, call, options),
     ...(options.admitted ? { admitted: options.admitted } : {}),
   });
 
@@ -128,8 +123,8 @@ async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: R
   const offer = offerOf(executor, call);
   const signed = { ...call, tool: offer.kind === "resource" ? "resources/read" : offer.name, arguments: offer.kind === "resource" ? { uri: offer.uri } : offer.arguments };
   return (await loadMcpOffers()).runMcpOffer(executor, call.tool, offer, options.secrets, options.timeoutMs, {
-    callToken: await signedFor(executor, signed, options),
-    ...(options.admitted ? { admitted: options.admitted } : {}),
+    ...forwarded(options),
+    callToken: signedFor(executor, signed, options),
   });
 }
 
@@ -137,7 +132,7 @@ async function runMcpOffer(executor: McpExecutor, call: ExecutorCall, options: R
 async function runStdioOffer(executor: StdioExecutor, call: ExecutorCall, options: RunOptions) {
   const group = stdioGroup(call, options);
   const [offers, stdio] = await Promise.all([loadMcpOffers(), loadStdio()]);
-  return offers.runMcpOffer(stdio.stdioUpstream(group, executor), call.tool, offerOf(executor, call), options.secrets, options.timeoutMs, options.admitted ? { admitted: options.admitted } : {});
+  return offers.runMcpOffer(stdio.stdioUpstream(group, executor), call.tool, offerOf(executor, call), options.secrets, options.timeoutMs, forwarded(options));
 }
 
 const offersNothing = (executor: Executor, call: ExecutorCall) =>

@@ -80,7 +80,7 @@ function relaying(connection: Connection) {
 }
 
 /**
- * The transport's fetch for one connection: each request carries the token of the call the connection serves, and
+ * The transport's fetch for one connection: each request carries a token of its own for the call the connection serves, and
  * each answer is read with its results' resultType (withResultTypes). A 2025-era session's own stream (a GET without
  * Last-Event-ID, which the transport opens after the handshake) is where a server on the v1 SDK sends what relates to
  * no request of the client (its questions, sampling requests and some log messages): it is asked for before any other
@@ -90,7 +90,7 @@ const callStreamsOnly =
   (connection: Connection) =>
   async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(connection.serving?.callToken ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(connection.serving?.callToken?.() ?? {})) headers.set(name, value);
     await connection.serving?.admitted;
     const opensOwnStream = init.method === "GET" && !headers.has("last-event-id");
     if (!opensOwnStream) await connection.ownStream?.asked;

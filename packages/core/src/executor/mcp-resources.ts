@@ -1,12 +1,13 @@
 // What an MCP server offers besides tools: reached only through `loadMcpOffers()`, like the executor itself.
 import { isInputRequiredResult } from "@modelcontextprotocol/client";
-import type { Client, CompleteRequest, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
+import type { Client, CompleteRequest, GetPromptResult, InputRequiredResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import { scrubSecrets } from "../call/redact";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json";
 import { everyPage, withoutServerInfo } from "./mcp";
 import { exchange, failed, requestOptions } from "./mcp-connection";
 import type { Exchange, Upstream } from "./mcp-connection";
 import { upstreamName } from "./mcp-tools";
+import type { CallPeople, InputAnswers, InputRequests, ServedCall } from "./relay";
 import type { SecretSource } from "./secrets";
 import type { McpExecutor, OfferAnswer, ToolResult } from "./schema";
 
@@ -55,43 +56,77 @@ function offerResult(answer: OfferAnswer, context: Exchange): ToolResult {
   return { content: textOf(whole), type: "text", mcpAnswer: whole };
 }
 
-/** A read or get the server answered input_required: it asks the agent's client for input first. */
-type AskedForInput = { kind: "input_required"; methods: string[] };
+/** A read or get the server answered input_required: what it asks the agent's client for first, and its own request state. */
+type AskedFirst = { kind: "input_required"; asked: InputRequiredResult };
 
-async function ask(client: Client, offer: UpstreamOffer, signal: AbortSignal, timeoutMs: number): Promise<OfferAnswer | AskedForInput> {
+/** What a read or get sends again: its client's answers to what the server asked, and the server's own request state. */
+const retryOf = (answers: InputAnswers | undefined) =>
+  answers ? { inputResponses: answers.inputResponses, ...(answers.requestState === undefined ? {} : { requestState: answers.requestState }) } : {};
+
+async function ask(client: Client, offer: UpstreamOffer, answers: InputAnswers | undefined, signal: AbortSignal, timeoutMs: number): Promise<OfferAnswer | AskedFirst> {
   const options = { ...requestOptions(signal, timeoutMs), allowInputRequired: true as const };
-  const answer = offer.kind === "resource" ? await client.readResource({ uri: offer.uri }, options) : await client.getPrompt({ name: offer.name, arguments: offer.arguments }, options);
-  if (isInputRequiredResult(answer)) return { kind: "input_required", methods: [...new Set(Object.values(answer.inputRequests ?? {}).map(({ method }) => method))] };
+  const retry = retryOf(answers);
+  const answer =
+    offer.kind === "resource"
+      ? await client.readResource({ uri: offer.uri, ...retry }, options)
+      : await client.getPrompt({ name: offer.name, arguments: offer.arguments, ...retry }, options);
+  if (isInputRequiredResult(answer)) return { kind: "input_required", asked: answer };
   return offer.kind === "resource" ? { kind: "resource", result: answer as ReadResourceResult } : { kind: "prompt", result: answer as GetPromptResult };
 }
 
-/**
- * A read or get whose server asks the agent's client for input (MCP 2026-07-28's input_required) is refused: a read
- * or get is answered at once and recorded as one use, and toolgate pauses only a tool's call for its client's round trip.
- */
-const asksForInput = (context: Exchange, offer: UpstreamOffer, { methods }: AskedForInput) =>
-  failed(
-    context,
-    `it asked the agent's client for input (${methods.join(", ") || "none named"}) before answering this ${offer.kind === "resource" ? "resources/read" : "prompts/get"}; toolgate carries such a round trip only for a tool's call, never for a resource read or a prompt get, so nothing was asked`,
-  );
+const methodsOf = (requests: InputRequests) => [...new Set(Object.values(requests).map(({ method }) => method))].join(", ") || "none named";
 
-export type McpOfferOptions = { callToken?: Record<string, string>; admitted?: Promise<void> };
+/** Why the server's questions cannot reach the agent's client through its own round trip, or undefined when they can. */
+function unaskable({ relay, operatorsFirst }: CallPeople, requests: InputRequests): string | undefined {
+  if (operatorsFirst) return "the agent's role sends every question to the operators, who cannot answer a read or a get (it is answered at once)";
+  if (relay?.takesInput(requests)) return undefined;
+  return "toolgate carries that round trip only to an MCP 2026-07-28 client that declares every kind of request asked (this request came over REST, from a 2025-era client, or from a client that does not declare them)";
+}
+
+/**
+ * A read or get whose server asks the agent's client for input first (MCP 2026-07-28's input_required): handed on for
+ * the client's own round trip when it takes every request (the record says so, and the client reads or gets again
+ * with its answers, a use of its own); otherwise refused, nothing asked.
+ */
+function askedFirst(context: Exchange, offer: UpstreamOffer, { inputRequests = {}, requestState }: InputRequiredResult, people: CallPeople): ToolResult {
+  if (nestsDeeperThan(inputRequests)) throw failed(context, `its input requests nest more than ${MAX_JSON_DEPTH} levels deep`);
+  const requests = scrubSecrets(inputRequests, context.secrets) as InputRequests;
+  const method = offer.kind === "resource" ? "resources/read" : "prompts/get";
+  const refusal = unaskable(people, requests);
+  if (refusal) throw failed(context, `it asked the agent's client for input (${methodsOf(requests)}) before answering this ${method}, and ${refusal}, so nothing was asked`);
+  const content = `Before answering, the server asked the agent's client for input (${Object.entries(requests).map(([key, { method: asked }]) => `${key}: ${asked}`).join(", ")}); the client answers it with its next ${method}.`;
+  return { content, type: "text", asksForInput: { inputRequests: requests, ...(requestState === undefined ? {} : { requestState }) } };
+}
+
+/**
+ * `people`: who the read or get is for (whether the agent's client answers the server's input requests itself).
+ * `answers`: the client's answers to what the server asked, sent with the read or get again.
+ */
+export type McpOfferOptions = { callToken?: ServedCall["callToken"]; admitted?: Promise<void>; people?: CallPeople; answers?: InputAnswers };
 
 /**
  * Reads a resource or gets a prompt from the server, live, on a connection of the pool, within the deadline: past it
  * 504 tool_timeout; an answer over 5 MiB, one the SDK cannot parse, an MCP error or an unreachable server, 502
- * executor_failed. The answer is kept whole (scrubbed of the executor's secrets) for the agent.
+ * executor_failed. The answer is kept whole (scrubbed of the executor's secrets) for the agent; one asking the
+ * agent's client for input first is handed on, or refused (askedFirst).
  */
-export async function runMcpOffer(executor: McpExecutor | Upstream, label: string, offer: UpstreamOffer, source: SecretSource, timeoutMs: number, { callToken = {}, admitted }: McpOfferOptions = {}): Promise<ToolResult> {
+export async function runMcpOffer(
+  executor: McpExecutor | Upstream,
+  label: string,
+  offer: UpstreamOffer,
+  source: SecretSource,
+  timeoutMs: number,
+  { callToken, admitted, people = {}, answers }: McpOfferOptions = {},
+): Promise<ToolResult> {
   const { value, context } = await exchange(
     executor,
     source,
     label,
     timeoutMs,
     (secrets) => ({ secrets, callToken, ...(admitted ? { admitted } : {}) }),
-    ({ client }, signal) => ask(client, offer, signal, timeoutMs),
+    ({ client }, signal) => ask(client, offer, answers, signal, timeoutMs),
   );
-  if (value.kind === "input_required") throw asksForInput(context, offer, value);
+  if (value.kind === "input_required") return askedFirst(context, offer, value.asked, people);
   return offerResult(value, context);
 }
 

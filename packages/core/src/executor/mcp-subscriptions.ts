@@ -21,14 +21,15 @@ export type UpstreamUpdated = (upstreamUri: string) => void;
 export type UpstreamLease = { release(): void };
 
 /** One URI watched upstream, and who in this process wants its updates. */
-type Watched = { listeners: Set<UpstreamUpdated>; ready: Promise<void>; stop(): void };
+type Watched = { listeners: Set<UpstreamUpdated>; ready: Promise<void>; stop(): Promise<void> };
 
 /**
  * A group's own subscription connection: its own session (2025-era; one `resources/subscribe` per URI) or its own
- * listens (2026-07-28; one `subscriptions/listen` per URI), never a pooled call connection, whose session belongs to
- * the call it serves. Kept while any URI is watched, closed with the last.
+ * listens (2026-07-28; one `subscriptions/listen` per URI), and beside those a 2025-era session when the server
+ * honours a listen for none of them; never a pooled call connection, whose session belongs to the call it serves.
+ * Kept while any URI is watched, closed with the last.
  */
-type Feed = { key: string; where: string; secrets: string[]; client: Client; connected: Promise<Client>; watched: Map<string, Watched> };
+type Feed = { key: string; url: URL; headers: Record<string, string>; where: string; secrets: string[]; clients: Client[]; connected: Promise<Client>; session2025?: Promise<Client>; watched: Map<string, Watched> };
 
 const feeds = new Map<string, Feed>();
 
@@ -45,20 +46,27 @@ const failedUpstream = (feed: Feed, error: unknown) =>
     recoverable: true,
   });
 
-function openFeed(key: string, url: URL, headers: Record<string, string>, secrets: string[]): Feed {
-  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: "auto" } });
-  const feed: Feed = { key, where: `at ${url.origin}`, secrets, client, connected: undefined!, watched: new Map() };
+/** A client of the feed's server, its updates told to whoever watches their URI. */
+function connectClient(feed: Feed, mode: "auto" | "legacy"): Promise<Client> {
+  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode } });
   client.setNotificationHandler("notifications/resources/updated", async ({ params }) => {
     for (const listener of feed.watched.get(params.uri)?.listeners ?? []) listener(params.uri);
   });
-  feed.connected = client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } })).then(() => client);
+  feed.clients.push(client);
+  return client.connect(new StreamableHTTPClientTransport(feed.url, { requestInit: { headers: feed.headers } })).then(() => client);
+}
+
+function openFeed(key: string, url: URL, headers: Record<string, string>, secrets: string[]): Feed {
+  const feed: Feed = { key, url, headers, where: `at ${url.origin}`, secrets, clients: [], connected: undefined!, watched: new Map() };
+  feed.connected = connectClient(feed, "auto");
   feeds.set(key, feed);
   return feed;
 }
 
-function closeFeed(feed: Feed) {
+/** Closes the feed's connections once its last unsubscribes have been answered (a closed connection would cut them off). */
+function closeFeed(feed: Feed, unsubscribed: Promise<unknown> = Promise.resolve()) {
   if (feeds.get(feed.key) === feed) feeds.delete(feed.key);
-  void feed.client.close().catch(() => {});
+  void unsubscribed.finally(() => Promise.allSettled(feed.clients.map((client) => client.close())));
 }
 
 /** A 2026-07-28 listen for one URI, opened again while its URI is still watched when the server ends it. */
@@ -89,21 +97,33 @@ async function listenFor(feed: Feed, client: Client, uri: string, watched: Watch
   };
 }
 
+/** A 2025-era subscription (`resources/subscribe`) on the client's session, if its server declares subscriptions. */
+async function subscribe2025(feed: Feed, client: Client, uri: string): Promise<() => Promise<void>> {
+  if (!client.getServerCapabilities()?.resources?.subscribe) throw notSubscribable(feed);
+  await client.subscribeResource({ uri }, { timeout: SUBSCRIBE_TIMEOUT_MS });
+  return () => client.unsubscribeResource({ uri }, { timeout: SUBSCRIBE_TIMEOUT_MS }).then(() => {}, () => {});
+}
+
+/**
+ * A 2026-07-28 server that honours no listen for the URI may still offer subscriptions to 2025-era sessions (the v2
+ * SDK's servers do): the feed opens one such session of its own, once, and subscribes there.
+ */
+async function subscribeOn2025Session(feed: Feed, uri: string, unhonoured: unknown): Promise<() => Promise<void>> {
+  const client = await (feed.session2025 ??= connectClient(feed, "legacy")).catch(() => undefined);
+  if (!client?.getServerCapabilities()?.resources?.subscribe) throw unhonoured;
+  return subscribe2025(feed, client, uri);
+}
+
 /** Subscribes upstream to one URI, in the way the server's era has. */
 function watch(feed: Feed, uri: string): Watched {
-  let stopUpstream: () => void = () => {};
+  let stopUpstream: () => Promise<void> = async () => {};
   const watched: Watched = { listeners: new Set(), ready: undefined!, stop: () => stopUpstream() };
   watched.ready = feed.connected.then(
     async (client) => {
       try {
-        if (client.getProtocolEra() === "modern") {
-          const listening = await listenFor(feed, client, uri, watched);
-          stopUpstream = () => listening.close();
-          return;
-        }
-        if (!client.getServerCapabilities()?.resources?.subscribe) throw notSubscribable(feed);
-        await client.subscribeResource({ uri }, { timeout: SUBSCRIBE_TIMEOUT_MS });
-        stopUpstream = () => void client.unsubscribeResource({ uri }).catch(() => {});
+        if (client.getProtocolEra() !== "modern") return void (stopUpstream = await subscribe2025(feed, client, uri));
+        const listening = await listenFor(feed, client, uri, watched).catch((unhonoured: unknown) => subscribeOn2025Session(feed, uri, unhonoured));
+        stopUpstream = typeof listening === "function" ? listening : async () => listening.close();
       } catch (error) {
         throw error instanceof ToolgateError ? error : failedUpstream(feed, error);
       }
@@ -118,8 +138,8 @@ function watch(feed: Feed, uri: string): Watched {
 function unwatch(feed: Feed, uri: string, watched: Watched) {
   if (feed.watched.get(uri) !== watched) return;
   feed.watched.delete(uri);
-  watched.stop();
-  if (feed.watched.size === 0) closeFeed(feed);
+  const stopped = watched.stop();
+  if (feed.watched.size === 0) closeFeed(feed, stopped);
 }
 
 /**
@@ -151,7 +171,7 @@ export async function watchUpstream(groupId: string, executor: McpExecutor, upst
 /** Closes every subscription connection (shutdown). */
 export function closeUpstreamSubscriptions() {
   for (const feed of [...feeds.values()]) {
-    for (const watched of feed.watched.values()) watched.stop();
+    for (const watched of feed.watched.values()) void watched.stop();
     feed.watched.clear();
     closeFeed(feed);
   }

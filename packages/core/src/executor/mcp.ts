@@ -116,7 +116,7 @@ function declaringFor<P extends Params>(client: Client, params: P, { relay, oper
 }
 
 /** Who a forwarded call is for (people), the token its requests carry, a paused call's answers, and its admission. */
-export type McpCallOptions = { people?: CallPeople; callToken?: Record<string, string>; answers?: InputAnswers; admitted?: Promise<void> };
+export type McpCallOptions = { people?: CallPeople; callToken?: ServedCall["callToken"]; answers?: InputAnswers; admitted?: Promise<void> };
 
 /**
  * Forwards one call to the MCP server under the tool's upstream name (toolgate's without the prefix). What the server
@@ -131,7 +131,7 @@ export async function runMcpExecutor(
   call: McpCall,
   source: SecretSource,
   timeoutMs: number,
-  { people = {}, callToken = {}, answers, admitted }: McpCallOptions = {},
+  { people = {}, callToken, answers, admitted }: McpCallOptions = {},
 ): Promise<ToolResult> {
   if (answers?.held !== undefined) return goOnHeld(answers.held, answers.inputResponses, call.tool, people, admitted);
   const { relay } = people;

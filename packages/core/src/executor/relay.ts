@@ -1,4 +1,5 @@
-import type { ToolResult } from "./schema";
+import type { CallTokens } from "./call-token";
+import type { InputRequests, ToolResult } from "./schema";
 
 /**
  * What a running call may carry back to the agent's MCP client while it runs, for an executor that speaks MCP: its
@@ -33,8 +34,7 @@ export interface CallRelay {
 /** The client capabilities toolgate declares for a call: those of what it carries. */
 export type ClientCapabilities = { elicitation?: { form?: Record<string, never>; url?: Record<string, never> }; sampling?: Record<string, never>; roots?: Record<string, never> };
 
-/** What an MCP server asks for during a call on 2026-07-28 (its input_required answer's requests), by key. */
-export type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
+export type { InputRequests } from "./schema";
 
 /**
  * The answers to a server's input requests and its request state, sent with the call when it goes on; `held`: the call
@@ -103,7 +103,7 @@ export const cannotRelay = (method: RelayedRequest, detail?: string) => new Rela
  */
 export type ServedCall = CallPeople & {
   secrets: string[];
-  callToken?: Record<string, string>;
+  callToken?: CallTokens;
   admitted?: Promise<void>;
   hold?: (method: RelayedRequest, params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
 };

@@ -107,7 +107,16 @@ export const ToolResult = z.object({
  * that answer whole as well (`mcpResult`: every content block, structuredContent, isError and _meta, as the SDK's
  * client parsed it), for /mcp to hand on as it came; it is never stored.
  */
-export type ToolResult = z.infer<typeof ToolResult> & { mcpResult?: CallToolResult; mcpAnswer?: OfferAnswer };
+export type ToolResult = z.infer<typeof ToolResult> & { mcpResult?: CallToolResult; mcpAnswer?: OfferAnswer; asksForInput?: AskedForInput };
 
 /** A server's answer to a resource read or a prompt get, whole (never stored: a record keeps its text and a summary). */
 export type OfferAnswer = { kind: "resource"; result: ReadResourceResult } | { kind: "prompt"; result: GetPromptResult };
+
+/** What an MCP server asks for during a call on 2026-07-28 (its input_required answer's requests), by key. */
+export type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
+
+/**
+ * A read or get its server answered input_required (MCP 2026-07-28) for a client that answers it itself: what the
+ * server asks that client first (scrubbed of the executor's secrets), and its own request state (never stored).
+ */
+export type AskedForInput = { inputRequests: InputRequests; requestState?: string };

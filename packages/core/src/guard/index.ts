@@ -24,7 +24,7 @@ import { nestsDeeperThan } from "../json";
 import { callFingerprint } from "../tool/canonical";
 import type { GuardDeps } from "./deps";
 import { namingCall } from "./errors";
-import type { CallRelay } from "../executor/relay";
+import type { CallRelay, InputAnswers } from "../executor/relay";
 import { throughCallTool } from "./call-tool";
 import { admissionOf, prepare } from "./plan";
 import { offerRequest, prepareOffer } from "./offer";
@@ -110,9 +110,10 @@ async function restoreCounters(deps: GuardDeps, caller: Agent, counters: GuardSt
  * `askedOf: "user"`: a question (ask_user) goes to the agent's own user, whose client answers it, not to the operators' queue.
  * `relay`: the agent's MCP client, to which what an MCP module sends during the call is carried.
  * `answering`: told the outcome of a call that ran while its record is written (see Answering).
- * `offer`: a resource read or a prompt get (guardedOffer), not a tool's call.
+ * `offer`: a resource read or a prompt get (guardedOffer), not a tool's call; `answers`: such a read or get sent again
+ * with its client's answers to what its server asked first (a use of its own).
  */
-export type CallOptions = { askedOf?: "user"; relay?: CallRelay; answering?: Answering; offer?: OfferCall };
+export type CallOptions = { askedOf?: "user"; relay?: CallRelay; answering?: Answering; offer?: OfferCall; answers?: InputAnswers };
 
 /** A role whose questions always go to an operator puts none to its agents' users, whatever their clients can do. */
 const questionsToOperators = (view: View) => view.access.role.questions === "operator";
@@ -123,7 +124,8 @@ const questionsToOperators = (view: View) => view.access.role.questions === "ope
  */
 async function readiedWhileTravelling(deps: GuardDeps, pending: PendingAdmission, { planned, record }: Admission, caller: Agent, view: View, options: CallOptions) {
   await pending.sent();
-  return readyRun(deps, planned.executor, record, planned.args, planned.timeoutMs, { department: caller.department, relay: options.relay, questionsToOperators: questionsToOperators(view) });
+  const people = { department: caller.department, relay: options.relay, questionsToOperators: questionsToOperators(view) };
+  return readyRun(deps, planned.executor, record, planned.args, planned.timeoutMs, people, options.answers && { answers: options.answers, ranMs: 0 });
 }
 
 /**
@@ -302,7 +304,8 @@ export async function guardedCall(deps: GuardDeps, caller: Agent, asked: CallReq
 /**
  * A resource read or a prompt get through the guard, as a tool's call is: decided by the same view (a URI or prompt the
  * agent could not have listed is tool_not_available), counted under the group's offer policy, decided by the policies,
- * run live on the group's server within its timeout, and recorded (`kind: "resource"` or `"prompt"`).
+ * run live on the group's server within its timeout, and recorded (`kind: "resource"` or `"prompt"`). A server that
+ * asks the agent's client for input first answers `asksForInput` (when that client takes it), recorded as completed.
  */
 export const guardedOffer = (deps: GuardDeps, caller: Agent, offer: OfferCall, options: Omit<CallOptions, "offer" | "askedOf"> = {}) =>
   guardedCall(deps, caller, offerRequest(offer), { ...options, offer }) as Promise<Extract<GuardedCallResponse, { status: 200 }>>;

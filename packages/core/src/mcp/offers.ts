@@ -1,16 +1,20 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { CompleteRequest, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Server } from "@modelcontextprotocol/server";
+import type { CompleteRequest, GetPromptResult, InputRequiredResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Server, ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { View } from "../access/index";
 import type { Agent } from "../agent/schema";
 import { storeUnavailable, StoreUnavailableError, ToolgateError } from "../error";
 import { loadMcpOffers } from "../executor/load-mcp";
+import type { InputAnswers } from "../executor/relay";
 import { loadStdio } from "../executor/stdio-load";
 import { executorTimeoutMs } from "../executor/types";
 import { freshView, guardedOffer, isCallerRefusal } from "../guard/index";
 import type { GuardDeps } from "../guard/index";
 import { completionTarget, listedOffers } from "../offer/index";
 import type { AgentPrompt, AgentResource, AgentTemplate, OfferCall } from "../offer/index";
+import { askClientFirst, offerAnswered } from "./offer-input";
+import { foreignRequestState } from "./paused";
+import { clientRelay } from "./relay";
 import type { McpSettings } from "./schema";
 import { pageOf, StaleCursorError } from "./tools";
 import type { ListName } from "./tools";
@@ -60,16 +64,36 @@ const resourceOf = ({ group: _group, ...resource }: AgentResource): Resource => 
 const templateOf = ({ group: _group, ...template }: AgentTemplate): ResourceTemplateType => template;
 const promptOf = ({ group: _group, ...prompt }: AgentPrompt): Prompt => prompt;
 
-/** The answer a guarded read or get came back with, whole, naming its call record in _meta. */
-async function used(caller: OfferCaller, offer: OfferCall): Promise<ReadResourceResult | GetPromptResult> {
+/**
+ * The answer a guarded read or get came back with, whole, naming its call record in _meta; or, when its server asks the
+ * agent's 2026-07-28 client for input first, input_required with the use sealed in the request state. Sent again with
+ * that state and the client's answers, it is guarded again (a use of its own) and the server gets the answers; a
+ * state toolgate did not give this agent for this same read or get is refused.
+ */
+async function used(caller: OfferCaller, server: Server, ctx: ServerContext, offer: OfferCall): Promise<ReadResourceResult | GetPromptResult | InputRequiredResult> {
+  const { deps, agent, settings } = caller;
   try {
-    const { body } = await guardedOffer(caller.deps, caller.agent, offer);
+    const answers = answersOf(caller, ctx, offer);
+    const relay = clientRelay({ db: deps.db, agentId: agent.id, server, ctx, streams: settings.streams, client: undefined, logLevel: noLogLevel });
+    const { body } = await guardedOffer(deps, agent, offer, { relay, ...(answers ? { answers } : {}) });
+    if (body.result.asksForInput) return askClientFirst(deps.seal, agent.id, offer, body.result.asksForInput, body.callId);
     const answer = body.result.mcpAnswer!.result;
     return { ...answer, _meta: { ...answer._meta, callId: body.callId } };
   } catch (error) {
     asProtocolError(caller, error);
   }
 }
+
+/** The client's answers a read or get is sent again with, and the server's own state, when its request state is one toolgate gave for it. */
+function answersOf({ deps, agent }: OfferCaller, ctx: ServerContext, offer: OfferCall): InputAnswers | undefined {
+  const state = ctx.mcpReq.requestState();
+  const answered = offerAnswered(deps.seal, state, agent.id, offer);
+  if (state !== undefined && !answered) throw foreignRequestState();
+  return answered && { inputResponses: ctx.mcpReq.inputResponses ?? {}, ...answered };
+}
+
+/** A read or get relays no log message: its relay only says whether the client takes the server's input requests. */
+const noLogLevel = async () => undefined;
 
 const ReadParams = z.looseObject({ uri: z.string().min(1).max(4096) });
 const GetParams = z.looseObject({ name: z.string().min(1).max(200), arguments: z.record(z.string(), z.string()).optional() });
@@ -116,7 +140,7 @@ export function serveOffers(server: Server, caller: OfferCaller) {
     const { page, nextCursor } = paged(view, listedOffers(view.access).prompts, settings, request.params?.cursor, "prompts");
     return { prompts: page.map(promptOf), ...(nextCursor ? { nextCursor } : {}) };
   });
-  server.setRequestHandler("resources/read", { params: ReadParams }, async ({ uri }) => (await used(caller, { kind: "resource", uri })) as ReadResourceResult);
-  server.setRequestHandler("prompts/get", { params: GetParams }, async ({ name, arguments: args = {} }) => (await used(caller, { kind: "prompt", name, arguments: args })) as GetPromptResult);
+  server.setRequestHandler("resources/read", { params: ReadParams }, async ({ uri }, ctx) => (await used(caller, server, ctx, { kind: "resource", uri })) as ReadResourceResult);
+  server.setRequestHandler("prompts/get", { params: GetParams }, async ({ name, arguments: args = {} }, ctx) => (await used(caller, server, ctx, { kind: "prompt", name, arguments: args })) as GetPromptResult);
   server.setRequestHandler("completion/complete", async (request) => complete(caller, request.params));
 }
