@@ -13,16 +13,7 @@ export const CALL_KEY_PERIOD_MS = 24 * 60 * 60 * 1000;
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 /** What a call token says: the call, who makes it, what runs, for whom it is meant (the executor's URL), the arguments, and the call's timeout. */
-export type CallClaims = {
-  callId: string;
-  agentId: string;
-  roleId: string;
-  department?: string | null;
-  tool: string;
-  audience: string;
-  arguments: Record<string, unknown>;
-  timeoutMs: number;
-};
+export type CallClaims = Omit<CallTokenClaims, "argumentsHash" | "deadline"> & { arguments: Record<string, unknown>; timeoutMs: number };
 
 export type CallKey = { kid: string; privateKey: KeyObject; publicJwk: Record<string, unknown> };
 
