@@ -53,7 +53,7 @@ const SUITE_SETTINGS = { TOOLGATE_DOOM_LOOP_THRESHOLD: "1000" };
  */
 const KNOWN_GAPS: Record<string, string> = {
   "v2 through toolgate | server-stateless @ 2026-07-28":
-    "its ServerNoLogWithoutLogLevel check waits 500 ms for a call's answer, which a loaded machine's governed call (admission, record, the upstream) may take longer than",
+    "a timing gap, not a wrong answer: ServerNoLogWithoutLogLevel reads test_logging_tool's answer for 500 ms; toolgate sends what the upstream sends (one JSON body, the result, no log message), but a governed call answers only once its admission and its outcome are written to DynamoDB Local, around the upstream's answer: 100-250 ms on an idle 2-CPU machine, over 500 ms when this run's four scenarios at a time share it with other work (the heaviest load also failed the 600 ms stream and 800 ms listen checks), and these are the v2 toolgate's first governed calls, while its DynamoDB Local's JIT still compiles. It passes alone (5 times of 5) and in full runs on an otherwise quiet machine",
 };
 
 let home: string;
